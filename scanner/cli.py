@@ -1,0 +1,49 @@
+"""`tablescan …`: one entry point; each command lives in its own module in scanner.commands.
+
+A command module defines ``register(subparsers)``, which adds its sub-parser and sets
+``func`` to a callable taking the parsed arguments and returning the exit code.
+JSON goes to stdout, messages for people to stderr. Exit 2 means unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from . import __version__, commands
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Unusable input; the message names the file, line or field. The CLI exits 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tablescan", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"tablescan {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or EXIT_OK)
+    except UsageError as exc:
+        print(f"tablescan {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `tablescan` sub-command; scanner.cli discovers them."""

@@ -1,0 +1,239 @@
+"""The one event vocabulary that every source speaks and the event log stores.
+
+Camera, shoe, recorded file and simulator all produce these; the tracker and the
+game state fold them. Each event round-trips through a plain JSON object whose
+``type`` names the event, so the log stays readable with ``sqlite3`` alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, get_type_hints
+
+from .cards import Card, CardError, Seat, Suit, parse_card, parse_seat
+
+
+class EventError(ValueError):
+    """An event object that is malformed; the message names the field."""
+
+
+Face = Literal["up", "down", "none"]
+MARKERS = ("auction-started", "bidding-ended")
+FACES = ("up", "down", "none")
+SIDES = ("NS", "EW")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            out[f.name] = _encode(getattr(self, f.name))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    """A new hand (or board) begins: which game, who deals, and the agreed packet size."""
+
+    type: ClassVar[str] = "hand-started"
+    game: str
+    dealer: Seat
+    packet: int = 1
+    session: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardRead(Event):
+    """A card seen by a reader. ``card`` is None when unreadable: never a guess."""
+
+    type: ClassVar[str] = "card-read"
+    card: Card | None
+    face: str = "up"
+    confidence: float = 1.0
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardDelivered(Event):
+    """A card went to a seat (or a shoe pocket). ``exposed`` marks a card seen face up."""
+
+    type: ClassVar[str] = "card-delivered"
+    card: Card | None
+    to: Seat
+    exposed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardExposed(Event):
+    """A card was seen face up outside of a delivery (dropped, flashed, turned over)."""
+
+    type: ClassVar[str] = "card-exposed"
+    card: Card | None
+    seat: Seat | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Marker(Event):
+    """A point in the hand the rules care about: ``auction-started`` or ``bidding-ended``."""
+
+    type: ClassVar[str] = "marker"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Event):
+    type: ClassVar[str] = "bid"
+    seat: Seat
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Event):
+    type: ClassVar[str] = "pass"
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpNamed(Event):
+    type: ClassVar[str] = "trump-named"
+    seat: Seat
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class CountersTaken(Event):
+    """What one side took in play: counter points and the number of tricks."""
+
+    type: ClassVar[str] = "counters-taken"
+    side: str
+    points: int
+    tricks: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conceded(Event):
+    """The declaring side throws the hand in after seeing meld."""
+
+    type: ClassVar[str] = "conceded"
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class HandThrownIn(Event):
+    type: ClassVar[str] = "hand-thrown-in"
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal(Event):
+    """The cards are gathered and dealt again; ``same_dealer`` follows the verdict's remedy."""
+
+    type: ClassVar[str] = "redeal"
+    reason: str = ""
+    same_dealer: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Event):
+    """Cancels the latest not-yet-undone action. An undo is recorded, never a deletion."""
+
+    type: ClassVar[str] = "undo"
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MachineFault(Event):
+    """A fault reported by the dealing shoe: jam, double feed, hopper empty, door, reset."""
+
+    type: ClassVar[str] = "machine-fault"
+    kind: str
+    detail: str = ""
+    state: str = ""
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (HandStarted, CardRead, CardDelivered, CardExposed, Marker, Bid, Pass,
+                TrumpNamed, CountersTaken, Conceded, HandThrownIn, Redeal, Undo, MachineFault)
+}
+
+_CHOICES: dict[tuple[type[Event], str], tuple[str, ...]] = {
+    (Marker, "name"): MARKERS,
+    (CardRead, "face"): FACES,
+    (CountersTaken, "side"): SIDES,
+    (HandStarted, "game"): ("pinochle", "bridge"),
+}
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Seat | Suit):
+        return value.value
+    return value
+
+
+def _decode(cls: type[Event], name: str, hint: Any, value: Any) -> Any:
+    text = str(hint)
+    optional = "None" in text
+    if value is None:
+        if optional:
+            return None
+        raise EventError(f"{cls.type}: field {name!r} must not be null")
+    if "Card" in text:
+        return parse_card(value)
+    if "Seat" in text:
+        return parse_seat(value)
+    if "Suit" in text:
+        try:
+            return Suit(str(value).upper())
+        except ValueError:
+            raise EventError(f"{cls.type}: field {name!r}: unknown suit {value!r}") from None
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise EventError(f"{cls.type}: field {name!r} must be true or false, not {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EventError(f"{cls.type}: field {name!r} must be a whole number, not {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise EventError(f"{cls.type}: field {name!r} must be a number, not {value!r}")
+        return float(value)
+    if not isinstance(value, str):
+        raise EventError(f"{cls.type}: field {name!r} must be text, not {value!r}")
+    choices = _CHOICES.get((cls, name))
+    if choices and value not in choices:
+        raise EventError(f"{cls.type}: field {name!r} is {value!r}, expected one of {choices}")
+    return value
+
+
+def event_from_dict(obj: Any) -> Event:
+    """Build an event from its JSON object; raise EventError naming the bad field."""
+    if not isinstance(obj, dict):
+        raise EventError(f"an event must be a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r}; known: {sorted(EVENT_TYPES)}")
+    hints = get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = set(obj) - set(fields) - {"type"}
+    if unknown:
+        raise EventError(f"{kind}: unknown field(s) {sorted(unknown)}")
+    kwargs = {}
+    for name, f in fields.items():
+        if name not in obj:
+            if f.default is dataclasses.MISSING:
+                raise EventError(f"{kind}: missing field {name!r}")
+            continue
+        try:
+            kwargs[name] = _decode(cls, name, hints[name], obj[name])
+        except CardError as exc:
+            raise EventError(f"{kind}: field {name!r}: {exc}") from None
+    return cls(**kwargs)
