@@ -1,0 +1,1 @@
+"""Four-handed partnership pinochle: the deal rules, auction, meld and score."""

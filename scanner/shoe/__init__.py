@@ -1,0 +1,1 @@
+"""The dealing shoe: framed serial protocol, pyserial driver, Python simulator, dealing loop."""
