@@ -1,0 +1,124 @@
+"""Loading image files for the readers: EXIF orientation honoured, clear per-file errors.
+
+A batch of photos from a phone or a folder must never stop at the first bad file, so
+every failure is an ``ImageFileError`` that names the file and what is wrong with it.
+Truncated files are refused rather than decoded into a half-grey picture: a card read
+from half a photo is a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+# 12 MP is the promise; the ceiling above it only guards against decompression bombs.
+MAX_PIXELS = 64_000_000
+MIN_SIDE = 16
+
+
+class ImageFileError(ValueError):
+    """A file that cannot be used as an image; the message names the file and the reason."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ImageFormat:
+    name: str
+    magic: bytes
+    offset: int = 0
+
+
+# Formats cv2 decodes in every build we support, recognised by their leading bytes.
+FORMATS = (
+    ImageFormat("jpeg", b"\xff\xd8\xff"),
+    ImageFormat("png", b"\x89PNG\r\n\x1a\n"),
+    ImageFormat("bmp", b"BM"),
+    ImageFormat("tiff", b"II*\x00"),
+    ImageFormat("tiff", b"MM\x00*"),
+    ImageFormat("webp", b"WEBP", offset=8),
+    ImageFormat("pnm", b"P6"),
+    ImageFormat("pnm", b"P5"),
+)
+
+
+def sniff_format(data: bytes) -> str | None:
+    """The image format named by the file's leading bytes, or None."""
+    for fmt in FORMATS:
+        if data[fmt.offset : fmt.offset + len(fmt.magic)] == fmt.magic:
+            return fmt.name
+    return None
+
+
+def _jpeg_is_complete(data: bytes) -> bool:
+    # Cameras may append bytes after EOI, so look for the marker near the end, not at it.
+    return b"\xff\xd9" in data[-65536:]
+
+
+def _png_is_complete(data: bytes) -> bool:
+    return b"IEND" in data[-64:]
+
+
+COMPLETENESS_CHECKS = {"jpeg": _jpeg_is_complete, "png": _png_is_complete}
+
+
+def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
+    """Decode encoded image bytes to BGR uint8, applying EXIF orientation.
+
+    Raises ImageFileError naming ``name`` when the bytes are empty, not an image,
+    truncated, corrupt, too small or too large.
+    """
+    if not data:
+        raise ImageFileError(name, "file is empty (0 bytes)")
+    fmt = sniff_format(data)
+    if fmt is None:
+        raise ImageFileError(name, f"not an image file (starts with {data[:8]!r})")
+    is_complete = COMPLETENESS_CHECKS.get(fmt)
+    if is_complete is not None and not is_complete(data):
+        raise ImageFileError(name, f"truncated {fmt} file ({len(data)} bytes, no end marker)")
+    # IMREAD_COLOR applies the EXIF orientation tag (IMREAD_IGNORE_ORIENTATION is not set).
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageFileError(name, f"corrupt {fmt} file: the decoder could not read it")
+    height, width = image.shape[:2]
+    if min(height, width) < MIN_SIDE:
+        raise ImageFileError(name, f"image is too small to hold a card ({width}×{height} px)")
+    if height * width > MAX_PIXELS:
+        raise ImageFileError(
+            name, f"image is too large ({width}×{height} px, limit {MAX_PIXELS // 10**6} MP)"
+        )
+    return image
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR uint8 with EXIF orientation honoured.
+
+    Raises ImageFileError for a missing, unreadable, empty, truncated, corrupt or
+    non-image file; the message names the file.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ImageFileError(path, "no such file")
+    if path.is_dir():
+        raise ImageFileError(path, "is a directory, not an image file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImageFileError(path, f"cannot read: {exc.strerror or exc}") from exc
+    return decode_image(data, path)
+
+
+def downscale_to(image: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
+    """The image shrunk so its longer side is at most ``max_side``, and the scale applied."""
+    longest = max(image.shape[:2])
+    if longest <= max_side:
+        return image, 1.0
+    scale = max_side / longest
+    size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale

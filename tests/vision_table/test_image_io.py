@@ -1,0 +1,96 @@
+"""Image files: EXIF orientation is honoured and every bad file gets an error naming it."""
+
+from __future__ import annotations
+
+import struct
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.vision.image_io import ImageFileError, decode_image, downscale_to, load_image
+
+
+def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """A JPEG with an APP1 Exif segment carrying only the orientation tag (0x0112)."""
+    entry = struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0)
+    tiff = b"MM\x00\x2a\x00\x00\x00\x08" + struct.pack(">H", 1) + entry + b"\x00" * 4
+    payload = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
+def left_half_white(height: int = 60, width: int = 100) -> np.ndarray:
+    image = np.zeros((height, width, 3), np.uint8)
+    image[:, : width // 2] = 255
+    return image
+
+
+def encode(image: np.ndarray, ext: str = ".jpg") -> bytes:
+    ok, buf = cv2.imencode(ext, image)
+    assert ok
+    return buf.tobytes()
+
+
+def test_exif_orientation_6_rotates_the_photo_clockwise(tmp_path):
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(with_exif_orientation(encode(left_half_white()), 6))
+    image = load_image(path)
+    assert image.shape[:2] == (100, 60)
+    # The white left half ends up on top after a 90° clockwise turn.
+    assert image[:40].mean() > 200 and image[60:].mean() < 50
+
+
+def test_photo_without_exif_keeps_its_pixel_layout(tmp_path):
+    path = tmp_path / "plain.png"
+    path.write_bytes(encode(left_half_white(), ".png"))
+    assert load_image(path).shape[:2] == (60, 100)
+
+
+def test_missing_file_is_named(tmp_path):
+    with pytest.raises(ImageFileError, match=r"nope\.jpg: no such file"):
+        load_image(tmp_path / "nope.jpg")
+
+
+def test_zero_size_file_is_named_empty(tmp_path):
+    path = tmp_path / "empty.jpg"
+    path.write_bytes(b"")
+    with pytest.raises(ImageFileError, match=r"empty\.jpg: file is empty"):
+        load_image(path)
+
+
+def test_non_image_file_is_refused(tmp_path):
+    path = tmp_path / "notes.jpg"
+    path.write_text("these are not pixels\n")
+    with pytest.raises(ImageFileError, match=r"notes\.jpg: not an image file"):
+        load_image(path)
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png"])
+def test_truncated_file_is_refused(tmp_path, ext):
+    data = encode(np.random.default_rng(1).integers(0, 255, (200, 300, 3), np.uint8), ext)
+    path = tmp_path / f"cut{ext}"
+    path.write_bytes(data[: len(data) * 3 // 4])
+    with pytest.raises(ImageFileError, match="truncated"):
+        load_image(path)
+
+
+def test_corrupt_jpeg_body_is_refused(tmp_path):
+    data = bytearray(encode(left_half_white()))
+    data[3:200] = b"\x00" * 197  # header segments destroyed, markers intact at both ends
+    path = tmp_path / "corrupt.jpg"
+    path.write_bytes(bytes(data))
+    with pytest.raises(ImageFileError, match=r"corrupt\.jpg: corrupt jpeg"):
+        load_image(path)
+
+
+def test_directory_is_not_an_image(tmp_path):
+    with pytest.raises(ImageFileError, match="is a directory"):
+        load_image(tmp_path)
+
+
+def test_twelve_megapixel_photo_loads_and_downscales():
+    image = np.full((3000, 4000, 3), 90, np.uint8)
+    decoded = decode_image(encode(image), "big.jpg")
+    assert decoded.shape == (3000, 4000, 3)
+    small, scale = downscale_to(decoded, 1280)
+    assert small.shape[:2] == (960, 1280) and scale == pytest.approx(0.32)
