@@ -59,12 +59,17 @@ class CardRead(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardDelivered(Event):
-    """A card went to a seat (or a shoe pocket). ``exposed`` marks a card seen face up."""
+    """A card went to a seat (or a shoe pocket). ``exposed`` marks a card seen face up.
+
+    ``foreign`` names an object that is no card of any deck (``"joker"``, an advert card);
+    ``card`` is None then, and the deal is wrong rather than unread.
+    """
 
     type: ClassVar[str] = "card-delivered"
     card: Card | None
     to: Seat
     exposed: bool = False
+    foreign: str = ""
 
 
 @dataclass(frozen=True, slots=True)
