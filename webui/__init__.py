@@ -1,1 +1,39 @@
-"""The table page: a Flask app factory (filled in by the web issue)."""
+"""The table page: a Flask app factory. Views only translate HTTP into calls on a live table.
+
+The live table (``scanner.live.LiveTable``) owns the event log, the game state and every rule;
+this package owns HTTP: who may act (operator PIN), CSRF, request limits, the page, and the
+Server-Sent Events stream that pushes each change to every open page.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask
+
+from . import security, views
+from .errors import register_error_handlers
+
+MAX_REQUEST_BYTES = 16 * 1024
+
+
+def create_app(table: Any, *, pin: str, title: str = "tablescan", **config: Any) -> Flask:
+    """Build the app around one live table; ``pin`` is the operator PIN."""
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_bytes(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
+        TABLESCAN_TITLE=title,
+        TABLESCAN_SSE_HEARTBEAT=15.0,
+    )
+    app.config.update(config)
+    app.extensions["tablescan.table"] = table
+    app.extensions["tablescan.pin"] = pin
+    security.init_app(app)
+    register_error_handlers(app)
+    app.register_blueprint(views.bp)
+    return app

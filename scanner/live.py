@@ -1,0 +1,100 @@
+"""A live table: the event log, the game state folded from it, and a signal when it changes.
+
+Everything that changes the table (an operator's bid from the web page, a card from the shoe,
+the demo's scripted players) goes through ``act`` or ``record``: the game checks the action
+against its rules, the events are appended to the log (durable before anyone sees them), and
+the state is folded again from the log. Readers wait on ``wait_for_change`` and read a
+``snapshot``; a reader that was away catches up from the version (the log's sequence number).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from .events import Event
+
+
+class ActionRefused(Exception):
+    """An action the rules forbid now (a bid out of turn, trump named twice). Nothing changed."""
+
+    def __init__(self, reason: str, rule: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+
+
+class MalformedAction(ValueError):
+    """An action whose name or parameters are not understood; the message names the field."""
+
+
+class Game(Protocol):
+    """What a game supplies to run live: a fold, a view of the state, and its commands."""
+
+    def fold(self, events: Sequence[Event]) -> Any: ...
+
+    def snapshot(self, state: Any) -> dict[str, Any]: ...
+
+    def command(self, state: Any, action: str, params: Mapping[str, Any]) -> list[Event]: ...
+
+
+class EventSink(Protocol):
+    def append(self, event: Event, key: str | None = None) -> int: ...
+
+    def replay(self) -> Iterable[tuple[int, Event]]: ...
+
+
+class LiveTable:
+    """One table's log and state, safe to share between the web server's threads."""
+
+    def __init__(self, log: EventSink, game: Game) -> None:
+        self._log = log
+        self._game = game
+        self._changed = threading.Condition()
+        self._events: list[Event] = []
+        self._version = 0
+        for seq, event in log.replay():
+            self._events.append(event)
+            self._version = seq
+        self._state = game.fold(self._events)
+
+    def snapshot(self) -> tuple[int, dict[str, Any]]:
+        with self._changed:
+            return self._version, self._game.snapshot(self._state)
+
+    @property
+    def state(self) -> Any:
+        with self._changed:
+            return self._state
+
+    def act(self, action: str, params: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Apply an operator's action, or raise ActionRefused/MalformedAction changing nothing."""
+        with self._changed:
+            events = self._game.command(self._state, action, params)
+            self._append(events)
+            return self._version, self._game.snapshot(self._state)
+
+    def record(self, events: Iterable[Event], key: str | None = None) -> int:
+        """Append events that happened at the table (cards read, delivered) and fold them in."""
+        with self._changed:
+            self._append(list(events), key)
+            return self._version
+
+    def wait_for_change(self, version: int, timeout: float) -> int:
+        """Block until the log moves past ``version`` or the timeout ends; return the version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != version, timeout=timeout)
+            return self._version
+
+    def _append(self, events: list[Event], key: str | None = None) -> None:
+        if not events:
+            return
+        for i, event in enumerate(events):
+            seq = self._log.append(event, key=f"{key}/{i}" if key else None)
+            if seq <= self._version:
+                continue  # the log already held this keyed event: a retransmission, not news
+            self._version = seq
+            self._events.append(event)
+        self._state = self._game.fold(self._events)
+        self._changed.notify_all()

@@ -1,0 +1,232 @@
+// The table page: render the state pushed by the server, and send the operator's actions.
+// Every string from the server goes through textContent, never innerHTML.
+"use strict";
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+let csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function cardText(card) {
+  if (!card) return "?";
+  const rank = card.slice(0, -1) === "T" ? "10" : card.slice(0, -1);
+  return rank + (SUITS[card.slice(-1)] || card.slice(-1));
+}
+
+function cardNode(card) {
+  return el("span", cardText(card) + " ", "card suit-" + (card ? card.slice(-1) : "x"));
+}
+
+function replace(node, ...children) {
+  node.replaceChildren(...children);
+}
+
+function row(cells, header) {
+  const tr = el("tr");
+  for (const c of cells) tr.append(c instanceof Node ? wrap(header ? "th" : "td", c) : el(header ? "th" : "td", c));
+  return tr;
+}
+
+function wrap(tag, child) {
+  const node = el(tag);
+  node.append(child);
+  return node;
+}
+
+function renderSeat(box, seat, state) {
+  const head = el("div");
+  head.append(el("span", seat.name ? `${seat.name} (${seat.seat})` : seat.seat, "name"));
+  if (seat.dealer) head.append(el("span", "dealer", "dealer"));
+  const parts = [head];
+  if (seat.expected) parts.push(el("div", `cards ${seat.received} / ${seat.expected}`, "progress"));
+  if (seat.passed) parts.push(el("div", "passed"));
+  if (seat.meld && state.contract) {
+    parts.push(el("div", `meld ${seat.meld.total}`, "meldline"));
+    for (const m of seat.meld.melds || []) {
+      const line = el("div", `${m.name} ${m.points}: `, "meldline");
+      for (const c of m.cards || []) line.append(cardNode(c));
+      parts.push(line);
+    }
+  }
+  replace(box, ...parts);
+  box.classList.toggle("turn", state.auction && state.auction.turn === seat.seat);
+}
+
+function renderPinochle(state) {
+  for (const seat of state.seats || []) {
+    renderSeat(document.querySelector(`.seat[data-seat="${seat.seat}"]`), seat, state);
+  }
+  document.getElementById("phase").textContent = `hand ${state.hand_number || 1} · ${state.phase || ""}`;
+  const c = state.contract;
+  document.getElementById("contract").textContent = c
+    ? `${c.declarer} ${c.amount}${c.trump ? " · trump " + SUITS[c.trump] + " " + SUIT_NAMES[c.trump] : " · trump not named"}`
+    : "";
+  const dc = state.deck_check;
+  document.getElementById("deckcheck").textContent = dc ? `deck check: ${dc.text}` : "";
+
+  const a = state.auction || {};
+  const bits = [];
+  if (a.high) bits.push(`high bid ${a.high.amount} (${a.high.seat})`);
+  else bits.push("no bid yet");
+  if (a.turn) bits.push(`${a.turn} to call`);
+  if (a.finished) bits.push("auction over");
+  if (a.stuck_dealer) bits.push("stick the dealer: dealer forced to 20");
+  document.getElementById("auction-status").textContent = bits.join(" · ");
+  replace(document.getElementById("bids"), ...(a.history || []).map((h) =>
+    el("li", `${h.seat}: ${h.call}`, h.call === "pass" ? "pass" : "bid")));
+
+  const teams = document.getElementById("teams");
+  replace(teams, row(["side", "meld", "counters", "needed", "score"], true),
+    ...(state.teams || []).map((t) => row([t.side, t.meld ?? "–", t.counters ?? "–", t.needed ?? "–", t.score])));
+
+  replace(document.getElementById("verdicts"), ...(state.verdicts || []).map((v) => {
+    const li = el("li", null, v.status === "ok" ? "status-ok" : "status-bad");
+    li.append(el("strong", `${v.status} — ${v.rule}. `), el("span", `${v.reason} `), el("em", v.remedy || ""));
+    return li;
+  }));
+
+  const r = state.result;
+  document.getElementById("result").textContent = r ? r.text : "";
+  const scores = document.getElementById("scores");
+  replace(scores, row(["hand", "dealer", "contract", "result", "NS", "EW"], true),
+    ...(state.score_sheet || []).map((h) => row([h.hand, h.dealer, h.contract ?? "–", h.result, h.NS, h.EW])));
+  if (state.totals) scores.append(row(["total", "", "", "", state.totals.NS, state.totals.EW], true));
+  document.getElementById("nextdealer").textContent = state.winner
+    ? `game: ${state.winner} wins`
+    : state.next_dealer ? `next dealer: ${state.next_dealer}` : "";
+}
+
+function renderBridge(state) {
+  const p = state.progress || {};
+  document.getElementById("bridge-progress").textContent =
+    `${state.mode || "dealing"}: board ${p.board ?? "–"} · ${p.done ?? 0} of ${p.total ?? 0} boards`;
+  replace(document.getElementById("pockets"), ...Object.entries(state.pockets || {}).map(([s, n]) =>
+    el("span", `${s}: ${n}`)));
+  replace(document.getElementById("boards"), row(["board", "status", "differences", "history"], true),
+    ...(state.boards || []).map((b) => row([b.board, b.status, (b.differences || []).join("; "), (b.history || []).join("; ")])));
+  const audit = state.audit;
+  document.getElementById("audit").textContent = audit
+    ? `shuffle audit: ${audit.alarm ? "ALARM" : "no alarm"} (false-alarm rate ${audit.false_alarm_rate})`
+    : "";
+}
+
+function renderBanner(banner) {
+  const box = document.getElementById("banner");
+  if (!banner) { box.hidden = true; return; }
+  replace(box, el("strong", `${banner.title || banner.status}`), el("span", `${banner.rule}: ${banner.reason} `),
+    el("span", `Remedy: ${banner.remedy}`));
+  box.hidden = false;
+}
+
+function render(state) {
+  const bridge = state.game === "bridge";
+  document.getElementById("bridge").hidden = !bridge;
+  document.getElementById("pinochle").hidden = bridge;
+  renderBanner(state.banner);
+  if (bridge) renderBridge(state); else renderPinochle(state);
+  document.body.dataset.version = state.version ?? "";
+}
+
+function showRefusal(message) {
+  const box = document.getElementById("refusal");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify(body || {}),
+    credentials: "same-origin",
+  });
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) {
+    showRefusal(data.rule ? `${data.error} (${data.rule})` : data.error);
+    return null;
+  }
+  showRefusal("");
+  return data;
+}
+
+async function act(action, params) {
+  const data = await post(`/act/${action}`, params);
+  if (data) render(Object.assign({ version: data.version }, data.state));
+  return data;
+}
+
+function connect() {
+  const link = document.getElementById("link");
+  const source = new EventSource("/events");
+  source.addEventListener("state", (e) => {
+    const state = JSON.parse(e.data);
+    state.version = e.lastEventId;
+    render(state);
+    link.textContent = "live";
+  });
+  source.onerror = () => { link.textContent = "reconnecting… (catching up from the log)"; };
+}
+
+function setOperator(on, who) {
+  document.body.dataset.operator = on ? "yes" : "no";
+  document.getElementById("whoami").textContent = on ? "operator" : "spectator";
+}
+
+function wireControls() {
+  document.getElementById("login").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const pin = document.getElementById("pin");
+    const data = await post("/login", { pin: pin.value });
+    pin.value = "";
+    if (data) { csrf = data.csrf; setOperator(true); document.getElementById("bid").focus(); }
+  });
+  document.getElementById("logout").addEventListener("click", async () => {
+    const data = await post("/logout", {});
+    if (data) { csrf = data.csrf; setOperator(false); }
+  });
+  document.getElementById("bid-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = document.getElementById("bid");
+    const text = input.value.trim();
+    if (!text) return;
+    if (await act("bid", { amount: /^[0-9]+$/.test(text) ? Number(text) : text })) input.value = "";
+  });
+  for (const button of document.querySelectorAll("[data-act]")) {
+    button.addEventListener("click", () => act(button.dataset.act, {}));
+  }
+  for (const button of document.querySelectorAll("[data-trump]")) {
+    button.addEventListener("click", () => act("trump", { suit: button.dataset.trump }));
+  }
+  document.getElementById("expose-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    act("expose", { card: document.getElementById("expose-card").value.trim(),
+                    seat: document.getElementById("expose-seat").value });
+  });
+  document.getElementById("counters-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const f = e.target;
+    const num = (name) => (f.elements[name].value.trim() === "" ? null : Number(f.elements[name].value));
+    act("counters", { NS: num("NS"), EW: num("EW"), tricks_NS: num("tricks_NS"), tricks_EW: num("tricks_EW") });
+  });
+  // Keyboard: digits then Enter bid, P passes, from anywhere on the page except other inputs.
+  document.addEventListener("keydown", (e) => {
+    if (document.body.dataset.operator !== "yes" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const bid = document.getElementById("bid");
+    const target = e.target;
+    if (target !== bid && (target.tagName === "INPUT" || target.tagName === "SELECT")) return;
+    if (e.key === "p" || e.key === "P") { e.preventDefault(); bid.value = ""; act("pass", {}); return; }
+    if (/^[0-9]$/.test(e.key) && target !== bid) { e.preventDefault(); bid.focus(); bid.value += e.key; }
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  setOperator(document.body.dataset.operator === "yes");
+  wireControls();
+  connect();
+});
