@@ -1,0 +1,165 @@
+"""A duplicate board: its number, dealer, vulnerability and the four hands in its pockets.
+
+Dealer and vulnerability follow from the board number by the standard tables below
+(the facts in reference/bridge-boards.md). A file may say otherwise for a board; the
+readers keep what the file says and the writers of formats that cannot say it fall
+back on the table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from ..cards import ALL_CARDS, SEATS, Card, Seat
+
+HAND_SIZE = 13
+
+
+class Vulnerability(Enum):
+    NONE = "None"
+    NS = "NS"
+    EW = "EW"
+    ALL = "All"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# Dealer by (board − 1) mod 4; vulnerability by board mod 16 (index 0 is board 16).
+DEALER_CYCLE: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
+_V = Vulnerability
+VULNERABILITY_CYCLE: tuple[Vulnerability, ...] = (
+    _V.EW, _V.NONE, _V.NS, _V.EW, _V.ALL, _V.NS, _V.EW, _V.ALL,
+    _V.NONE, _V.EW, _V.ALL, _V.NONE, _V.NS, _V.ALL, _V.NONE, _V.NS,
+)
+
+
+def dealer_for(number: int) -> Seat:
+    """The dealer of board ``number`` (board 1 is dealt by North)."""
+    return DEALER_CYCLE[(number - 1) % 4]
+
+
+def vulnerability_for(number: int) -> Vulnerability:
+    """The vulnerability of board ``number``; the cycle repeats every 16 boards."""
+    return VULNERABILITY_CYCLE[number % 16]
+
+
+Hand = tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class SourceTag:
+    """A PBN tag the reader does not interpret, kept with its section lines so a writer
+    can put it back as it was."""
+
+    name: str
+    value: str
+    section: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board. ``hands`` are N, E, S, W; a hand is ``None`` when the source says
+    it is unknown (PBN ``-``). Hands keep their cards as read: an observed board may be
+    irregular (14–12, a card twice), a record board never is (see ``deal_problems``)."""
+
+    number: int
+    dealer: Seat
+    vulnerability: Vulnerability
+    hands: tuple[Hand | None, Hand | None, Hand | None, Hand | None]
+    tags: tuple[SourceTag, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def standard(cls, number: int, hands: tuple[Hand | None, ...]) -> Board:
+        """A board whose dealer and vulnerability follow from its number."""
+        return cls(number, dealer_for(number), vulnerability_for(number), _four(hands))
+
+    def hand(self, seat: Seat) -> Hand | None:
+        return self.hands[seat.index]
+
+    def renumbered(self, number: int) -> Board:
+        """The same deal as board ``number``, with that number's dealer and vulnerability."""
+        return replace(self, number=number, dealer=dealer_for(number),
+                       vulnerability=vulnerability_for(number))
+
+    def complete_hands(self) -> tuple[Hand, Hand, Hand, Hand]:
+        """The four hands, with a single unknown hand filled by the cards nobody else holds.
+
+        That fill is no guess: with three regular hands known the fourth is determined.
+        Raises DealError when it is not determined or the deal is not regular.
+        """
+        unknown = [seat for seat in SEATS if self.hand(seat) is None]
+        if len(unknown) > 1:
+            names = ", ".join(str(s) for s in unknown)
+            raise DealError(f"board {self.number}: hands {names} are unknown")
+        hands = list(self.hands)
+        if unknown:
+            held = {card for hand in hands if hand is not None for card in hand}
+            hands[unknown[0].index] = tuple(c for c in ALL_CARDS if c not in held)
+        problems = deal_problems(tuple(hands))
+        if problems:
+            raise DealError(f"board {self.number}: " + "; ".join(problems))
+        return _four(tuple(sorted(h, key=lambda c: c.index) for h in hands))  # type: ignore[arg-type]
+
+    def owners(self) -> tuple[Seat, ...]:
+        """The seat holding each card, in card-index order (♠A…♣2): the DLM/DUP view."""
+        owner: list[Seat | None] = [None] * len(ALL_CARDS)
+        for seat, hand in zip(SEATS, self.complete_hands(), strict=True):
+            for card in hand:
+                owner[card.index] = seat
+        return tuple(owner)  # type: ignore[arg-type]
+
+    def deal_key(self) -> tuple[frozenset[Card] | None, ...]:
+        """What makes two deals the same deal: the set of cards in each seat (``None`` for
+        an unknown hand). Meant for regular hands; verification compares irregular ones
+        card by card."""
+        return tuple(None if h is None else frozenset(h) for h in self.hands)
+
+
+class DealError(ValueError):
+    """A deal that is not four hands of 13 from one 52-card pack; the message says why."""
+
+
+def _four(hands: tuple[Hand | None, ...]) -> tuple[Hand | None, Hand | None, Hand | None,
+                                                   Hand | None]:
+    if len(hands) != 4:
+        raise DealError(f"a deal has four hands, not {len(hands)}")
+    return (hands[0], hands[1], hands[2], hands[3])
+
+
+def deal_problems(hands: tuple[Hand | None, ...]) -> list[str]:
+    """Every way these hands fail to be one regular deal (Law 6B, Law 7B1), in words.
+
+    Unknown hands (``None``) are not problems here; ``Board.complete_hands`` decides
+    whether the deal is still determined.
+    """
+    problems: list[str] = []
+    known = [(seat, hand) for seat, hand in zip(SEATS, hands, strict=True) if hand is not None]
+    for seat, hand in known:
+        if len(hand) != HAND_SIZE:
+            problems.append(f"hand {seat} holds {len(hand)} cards, not {HAND_SIZE}")
+    holders: dict[Card, list[Seat]] = {}
+    for seat, hand in known:
+        for card in hand:
+            holders.setdefault(card, []).append(seat)
+    for card in ALL_CARDS:
+        seats = holders.get(card, [])
+        if len(seats) > 1:
+            problems.append(f"card {card} is in {_seat_list(seats)}")
+    if len(known) == 4:
+        missing = [str(c) for c in ALL_CARDS if c not in holders]
+        if missing:
+            problems.append(f"{_count(len(missing), 'card')} in no hand: {' '.join(missing)}")
+    return problems
+
+
+def _seat_list(seats: list[Seat]) -> str:
+    counts = Counter(seats)
+    parts = [str(s) if n == 1 else f"{s} ({n} times)" for s, n in counts.items()]
+    return " and ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,0 +1,282 @@
+"""PBN 2.1 games: read them as a stream, write them back with their other tags as they were.
+
+The reader works line by line, so a file of any size is read in constant memory. It
+survives the quirks real files carry: ``%`` and ``;`` comments, ``{ }`` blocks over
+several lines, ``"?"`` values, statistics rows between games, lowercase, ``10`` for T,
+suit letters inside a hand, a deal starting at any seat, ``-`` for an unknown hand, and
+Love/-/Both for vulnerability.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...cards import Card, Rank, Seat, Suit, format_hand, parse_seat
+from ..board import Board, Hand, SourceTag, Vulnerability, dealer_for, vulnerability_for
+from .reading import Damage, Located, Reading, SetInfo
+
+EXTENSIONS = (".pbn",)
+CORE_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
+UNKNOWN = "?"
+
+VULNERABLE_NAMES: dict[str, Vulnerability] = {
+    "NONE": Vulnerability.NONE, "LOVE": Vulnerability.NONE, "-": Vulnerability.NONE,
+    "NS": Vulnerability.NS, "EW": Vulnerability.EW,
+    "ALL": Vulnerability.ALL, "BOTH": Vulnerability.ALL,
+}
+SUIT_MARKS: dict[str, Suit] = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C,
+                               "♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C}
+RANKS: dict[str, Rank] = {rank.value: rank for rank in Rank}
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_SUIT_SEGMENT = re.compile("([SHDC♠♥♦♣])([^SHDC♠♥♦♣]*)")
+_DEAL = re.compile(r"\s*([NESWnesw])\s*:\s*(.*)$", re.S)
+
+
+class DealSyntaxError(ValueError):
+    """A Deal value that does not spell four hands."""
+
+
+# ---- reading ---------------------------------------------------------------------------
+
+@dataclass
+class _Tag:
+    name: str
+    value: str
+    line: int
+    section: list[str] = field(default_factory=list)
+
+
+def read(path: Path) -> Reading:
+    return Reading(SetInfo(), _boards(_games(_lines(path))))
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    with path.open("rb") as probe:
+        head = probe.read(1 << 16)
+    encoding = _encoding(head)
+    with path.open(encoding=encoding, errors="replace", newline=None) as stream:
+        yield from enumerate(stream, start=1)
+
+
+def _encoding(head: bytes) -> str:
+    """UTF-8 when the start of the file decodes as UTF-8, else Windows-1252 (older tools)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:
+            return "cp1252"
+    return "utf-8-sig"
+
+
+def _games(lines: Iterable[tuple[int, str]]) -> Iterator[list[_Tag] | Damage]:
+    """Group tags into games. A blank line ends a game; so does a tag repeating within one,
+    because some writers leave the blank line out."""
+    game: list[_Tag] = []
+    names: set[str] = set()
+    in_comment = False
+    for number, raw in lines:
+        line = raw.rstrip("\r\n")
+        if in_comment:
+            end = line.find("}")
+            if end < 0:
+                continue
+            in_comment, line = False, line[end + 1:]
+        elif not line.strip():
+            if game:
+                yield game
+            game, names = [], set()
+            continue
+        elif line.lstrip().startswith("%"):
+            continue
+        pieces, in_comment, damage = _tokens(line, number)
+        if damage:
+            yield damage
+        for piece in pieces:
+            if isinstance(piece, _Tag):
+                if piece.name in names:
+                    yield game
+                    game, names = [], set()
+                game.append(piece)
+                names.add(piece.name)
+            elif game:
+                game[-1].section.append(piece)
+    if game:
+        yield game
+
+
+def _tokens(line: str, number: int) -> tuple[list[_Tag | str], bool, Damage | None]:
+    """Tags and section text on one line, without comments. Returns the pieces, whether a
+    ``{`` comment runs on past the line, and damage for an unreadable tag."""
+    pieces: list[_Tag | str] = []
+    pos = 0
+    while pos < len(line):
+        char = line[pos]
+        if char.isspace():
+            pos += 1
+        elif char == ";":
+            break
+        elif char == "{":
+            end = line.find("}", pos)
+            if end < 0:
+                return pieces, True, None
+            pos = end + 1
+        elif char == "[":
+            match = _TAG.match(line, pos)
+            if match is None:
+                return pieces, False, Damage(f"line {number}", f"unreadable tag {line[pos:]!r}")
+            # Only \" is an escape in practice: \2R in OptimumResultTable is literal.
+            value = match.group(2).replace('\\"', '"')
+            pieces.append(_Tag(match.group(1), value, number))
+            pos = match.end()
+        else:
+            end = min((i for i in (line.find(c, pos) for c in "[{;") if i >= 0),
+                      default=len(line))
+            pieces.append(line[pos:end].strip())
+            pos = end
+    return pieces, False, None
+
+
+def _boards(games: Iterable[list[_Tag] | Damage]) -> Iterator[Located | Damage]:
+    for game in games:
+        if isinstance(game, Damage):
+            yield game
+            continue
+        by_name = {tag.name: tag for tag in game}
+        if "Deal" not in by_name and "Board" not in by_name:
+            continue  # a header game or a game of another kind: nothing to deal
+        try:
+            yield _board(game, by_name)
+        except (DealSyntaxError, ValueError) as exc:
+            yield Damage(f"line {_line_of(by_name)}", str(exc), _number_or_none(by_name))
+
+
+def _board(game: list[_Tag], by_name: dict[str, _Tag]) -> Located:
+    number = _board_number(by_name)
+    deal = by_name.get("Deal")
+    if deal is None or deal.value.strip() in ("", UNKNOWN):
+        raise ValueError("no Deal tag with the four hands")
+    hands = parse_deal(deal.value)
+    dealer_text = _value(by_name, "Dealer")
+    try:
+        dealer = dealer_for(number) if dealer_text is None else parse_seat(dealer_text)
+    except ValueError:
+        raise ValueError(f"Dealer {dealer_text!r} is not N, E, S or W") from None
+    vul_text = _value(by_name, "Vulnerable")
+    if vul_text is None:
+        vulnerability = vulnerability_for(number)
+    elif vul_text.upper() in VULNERABLE_NAMES:
+        vulnerability = VULNERABLE_NAMES[vul_text.upper()]
+    else:
+        raise ValueError(f"Vulnerable {vul_text!r} is not None, NS, EW or All")
+    tags = tuple(SourceTag(t.name, t.value, tuple(t.section)) for t in game)
+    return Located(Board(number, dealer, vulnerability, hands, tags), f"line {deal.line}")
+
+
+def _value(by_name: dict[str, _Tag], name: str) -> str | None:
+    """A tag's value, or None when it is absent or ``?`` (PBN's "unknown")."""
+    tag = by_name.get(name)
+    if tag is None or tag.value.strip() in ("", UNKNOWN):
+        return None
+    return tag.value.strip()
+
+
+def _board_number(by_name: dict[str, _Tag]) -> int:
+    text = _value(by_name, "Board")
+    if text is None:
+        raise ValueError("the Board tag is missing or '?': the board number is unknown")
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"Board {text!r} is not a board number")
+    return int(text)
+
+
+def _number_or_none(by_name: dict[str, _Tag]) -> int | None:
+    text = _value(by_name, "Board")
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _line_of(by_name: dict[str, _Tag]) -> int:
+    tag = by_name.get("Deal") or by_name.get("Board") or next(iter(by_name.values()))
+    return tag.line
+
+
+def parse_deal(text: str) -> tuple[Hand | None, Hand | None, Hand | None, Hand | None]:
+    """``N:AKQ.… …`` → the hands N, E, S, W (``None`` for a ``-`` hand)."""
+    match = _DEAL.match(text)
+    if match is None:
+        raise DealSyntaxError(f"Deal {text!r} does not start with a seat and ':'")
+    first = parse_seat(match.group(1))
+    written = match.group(2).split()
+    if len(written) != 4:
+        raise DealSyntaxError(f"Deal {text!r} has {len(written)} hands, not 4")
+    hands: list[Hand | None] = [None] * 4
+    for seat, hand_text in zip(first.clockwise_from(), written, strict=True):
+        hands[seat.index] = parse_pbn_hand(hand_text, seat)
+    return (hands[0], hands[1], hands[2], hands[3])
+
+
+def parse_pbn_hand(text: str, seat: Seat) -> Hand | None:
+    """One hand: ``AT3.K8654.AT6.93``, ``SA7.H864.DKQ.C2``, ``a10.…``; ``-`` is unknown."""
+    if text == "-":
+        return None
+    upper = text.upper().replace("10", "T")
+    if any(mark in upper for mark in SUIT_MARKS):
+        by_suit: dict[Suit, str] = {}
+        for mark, ranks in _SUIT_SEGMENT.findall(upper):
+            suit = SUIT_MARKS[mark]
+            if suit in by_suit:
+                raise DealSyntaxError(f"hand {seat} {text!r} names {suit.symbol} twice")
+            by_suit[suit] = ranks.replace(".", "")
+        suits = [by_suit.get(suit, "") for suit in Suit]
+    else:
+        suits = upper.split(".")
+        if len(suits) != 4:
+            raise DealSyntaxError(f"hand {seat} {text!r} has {len(suits)} suits, not 4")
+    cards: list[Card] = []
+    for suit, ranks in zip(Suit, suits, strict=True):
+        for char in ranks.replace("-", ""):
+            rank = RANKS.get(char)
+            if rank is None:
+                raise DealSyntaxError(f"hand {seat} {text!r}: {char!r} is not a rank "
+                                      f"(in {suit.symbol})")
+            cards.append(Card(rank, suit))
+    return tuple(cards)
+
+
+# ---- writing ---------------------------------------------------------------------------
+
+def write(path: Path, boards: Iterable[Board], info: SetInfo) -> None:
+    with path.open("w", encoding="utf-8", newline="\n") as out:
+        out.write("% PBN 2.1\n% EXPORT\n\n")
+        for board in boards:
+            out.write(format_game(board))
+            out.write("\n")
+
+
+def format_deal(board: Board) -> str:
+    """The Deal value, starting at North; an unknown hand is ``-``."""
+    hands = ["-" if hand is None else format_hand(hand, void="") for hand in board.hands]
+    return "N:" + " ".join(hands)
+
+
+def format_game(board: Board) -> str:
+    """One game: the tags the board came with, in their order, with Board, Dealer,
+    Vulnerable and Deal written from the board itself."""
+    core = {"Board": str(board.number), "Dealer": str(board.dealer),
+            "Vulnerable": str(board.vulnerability), "Deal": format_deal(board)}
+    tags = board.tags or (SourceTag("Event", ""),)
+    lines: list[str] = []
+    for tag in tags:
+        lines.append(_tag_line(tag.name, core.get(tag.name, tag.value)))
+        lines.extend(tag.section)
+    present = {tag.name for tag in tags}
+    lines.extend(_tag_line(name, core[name]) for name in CORE_TAGS if name not in present)
+    return "\n".join(lines) + "\n"
+
+
+def _tag_line(name: str, value: str) -> str:
+    escaped = value.replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
