@@ -1,0 +1,248 @@
+"""The event log: one SQLite file in WAL mode, every event durable before anything acts on it.
+
+``append`` returns only once the event's commit is on disk: the file runs with
+``synchronous=FULL``, so in WAL mode each commit syncs the write-ahead log and survives a power
+cut, not only a crashed process (NORMAL would only promise the latter; bench/core_log.py
+measures both). An optional idempotency ``key`` makes a retransmitted event a no-op that
+returns the sequence number it was first logged under, so nothing is logged twice.
+
+The file carries its schema version (``PRAGMA user_version``) and an application id. A file
+from a newer tablescan, or one that is not a tablescan log, is refused after a read-only look
+and is never modified. An event that fails validation raises before anything is written.
+
+A connection belongs to the thread that opened the log; other threads open their own.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .events import Event, EventError, event_from_dict
+
+SCHEMA_VERSION = 1
+# "TBSC": tells a tablescan log from any other SQLite file.
+APPLICATION_ID = 0x54425343
+SYNCHRONOUS = "FULL"
+BUSY_TIMEOUT_MS = 5000
+
+_SCHEMA = (
+    """CREATE TABLE sessions (
+        name TEXT PRIMARY KEY,
+        started_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        session TEXT NOT NULL REFERENCES sessions(name),
+        key TEXT UNIQUE,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        logged_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE deals (
+        id INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL,
+        game TEXT NOT NULL,
+        deal TEXT NOT NULL,
+        session TEXT NOT NULL,
+        source TEXT NOT NULL,
+        board INTEGER,
+        recorded_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX deals_by_hash ON deals(hash)",
+    "CREATE UNIQUE INDEX deals_once ON deals(hash, session, source, IFNULL(board, -1))",
+)
+
+
+class LogError(Exception):
+    """The log cannot be used as asked; the message says which file and why."""
+
+
+class LogVersionError(LogError):
+    """The file was written by a newer tablescan; it is left untouched."""
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def new_session_name() -> str:
+    """A session name that sorts by start time and never collides."""
+    return f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
+
+
+def inspect_log_file(path: Path) -> int:
+    """Read-only look at an existing file: its schema version, or LogError if it is not ours.
+
+    Opened with ``mode=ro`` and no journal change, so a refused file is not touched.
+    """
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise LogError(f"{path}: cannot open: {exc}") from None
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        raise LogError(f"{path}: not a tablescan event log ({exc})") from None
+    finally:
+        conn.close()
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
+        raise LogError(f"{path}: not a tablescan event log (a SQLite file of another kind)")
+    if version > SCHEMA_VERSION:
+        raise LogVersionError(
+            f"{path}: written by a newer tablescan (schema version {version}; this one reads "
+            f"up to {SCHEMA_VERSION}); refusing to open it, and leaving it untouched")
+    return version
+
+
+class EventLog:
+    """An append-only, durable, replayable log of events in one SQLite file.
+
+    ``session`` names the sitting the appended events belong to; by default each EventLog
+    starts a fresh one at its first write.
+    """
+
+    def __init__(self, path: str | Path, session: str | None = None) -> None:
+        self.path = Path(path)
+        if self.path.exists() and self.path.stat().st_size > 0:
+            inspect_log_file(self.path)
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None)
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+            self._create_schema()
+        except sqlite3.Error as exc:
+            raise LogError(f"{self.path}: cannot open: {exc}") from None
+        self._session = session
+
+    def _create_schema(self) -> None:
+        with self.transaction():
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                # Another process upgraded the file between our look and our open.
+                raise LogVersionError(f"{self.path}: schema version {version} is newer than "
+                                      f"{SCHEMA_VERSION}; refusing to use it")
+            if version == SCHEMA_VERSION:
+                return
+            for statement in _SCHEMA:
+                self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def transaction(self) -> _Transaction:
+        """``with log.transaction():`` one write transaction (BEGIN IMMEDIATE … COMMIT)."""
+        return _Transaction(self._conn)
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The log's connection, for modules that keep their tables in the same file."""
+        return self._conn
+
+    @property
+    def session(self) -> str:
+        """The session appended events belong to, named on first use if none was given."""
+        if self._session is None:
+            self._session = new_session_name()
+        return self._session
+
+    def _ensure_session(self) -> str:
+        # Inside the caller's transaction, so a rolled-back append leaves no orphan session.
+        name = self.session
+        self._conn.execute("INSERT OR IGNORE INTO sessions (name, started_at) VALUES (?, ?)",
+                           (name, utc_now()))
+        return name
+
+    def append(self, event: Event, key: str | None = None) -> int:
+        """Log ``event`` durably and return its sequence number.
+
+        With a ``key`` already in the log, nothing is written and the first sequence number is
+        returned; the same key with a different event is an error, not a silent overwrite.
+        """
+        body = _validated_body(event)
+        if key is not None and not isinstance(key, str):
+            raise LogError(f"idempotency key must be text, not {key!r}")
+        with self.transaction():
+            if key is not None:
+                row = self._conn.execute("SELECT seq, body FROM events WHERE key = ?",
+                                         (key,)).fetchone()
+                if row is not None:
+                    if row[1] != body:
+                        raise LogError(f"key {key!r} is already logged (seq {row[0]}) with a "
+                                       f"different event: {row[1]}")
+                    return int(row[0])
+            session = self._ensure_session()
+            cursor = self._conn.execute(
+                "INSERT INTO events (session, key, type, body, logged_at) VALUES (?, ?, ?, ?, ?)",
+                (session, key, event.type, body, utc_now()))
+            return int(cursor.lastrowid or 0)
+
+    def replay(self, from_seq: int = 0, session: str | None = None,
+               ) -> Iterator[tuple[int, Event]]:
+        """Yield ``(seq, event)`` in log order for every event with ``seq >= from_seq``."""
+        sql = "SELECT seq, body FROM events WHERE seq >= ?"
+        params: tuple[object, ...] = (from_seq,)
+        if session is not None:
+            sql += " AND session = ?"
+            params += (session,)
+        for seq, body in self._conn.execute(sql + " ORDER BY seq", params):
+            yield seq, event_from_dict(json.loads(body))
+
+    def seq_of(self, key: str) -> int | None:
+        """The sequence number logged under an idempotency key, or None."""
+        row = self._conn.execute("SELECT seq FROM events WHERE key = ?", (key,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def last_seq(self) -> int:
+        row = self._conn.execute("SELECT MAX(seq) FROM events").fetchone()
+        return int(row[0] or 0)
+
+    def sessions(self) -> list[str]:
+        """Session names in the order they started."""
+        return [row[0] for row in self._conn.execute(
+            "SELECT name FROM sessions ORDER BY started_at, name")]
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> EventLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._conn.execute("BEGIN IMMEDIATE")
+        return self._conn
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is not None:
+            self._conn.execute("ROLLBACK")
+            return
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.Error:
+            self._conn.execute("ROLLBACK")
+            raise
+
+
+def _validated_body(event: Event) -> str:
+    """The event's JSON, after proving it decodes back to the same event."""
+    if not isinstance(event, Event) or not event.type:
+        raise EventError(f"not an event: {event!r}")
+    body = json.dumps(event.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    if event_from_dict(json.loads(body)) != event:
+        raise EventError(f"{event.type}: event does not survive a round trip: {event!r}")
+    return body

@@ -1,0 +1,482 @@
+"""The deal tracker: card events in, four hands and verdicts out, driven by a game's DealRules.
+
+The tracker knows no game. A game's rules module (``scanner.pinochle.deal_rules``,
+``scanner.bridge.deal_rules``) supplies the deck, the packet sizes, the marker that splits
+"found before" from "found after", and for every kind of fault the rule it breaks and the
+status it earns on each side of that marker.
+
+It rules as cards arrive (an extra copy, a foreign card, an exposed card, a packet of the wrong
+size, a hand that grows too long) and again when the deal should be complete: when the marker
+arrives, and at the end of the events if cards came after the marker or no marker came at all.
+
+Evidence is a list of event indexes, 0 being the first event fed to the tracker. A finding that
+no single card shows (a card missing from the deck, a hand one short) cites the event at which
+the deal was checked: the marker, or the last event when there was none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from .cards import Card, DeckSpec, Seat
+from .events import CardDelivered, CardExposed, Event, HandStarted, Marker
+from .verdicts import OK, Verdict, most_severe
+
+if TYPE_CHECKING:
+    from .history import DealHistory, Sighting
+
+# The kinds of finding a game's rules must rule on, and what each means.
+FAULT_KINDS: dict[str, str] = {
+    "packet-size": "a packet of another size than the agreed one (one card: two in a row)",
+    "first-packet-seat": "the first packet went to a seat other than the dealer's left",
+    "rotation": "a packet went to a seat other than the next one clockwise",
+    "exposed": "a card was seen face up during the deal",
+    "count": "a hand holds the wrong number of cards",
+    "missing": "a card of the deck was never dealt",
+    "extra-copy": "more copies of a card than the deck holds",
+    "foreign": "a card that is not part of this deck",
+    "unread": "a card was dealt but could not be read",
+    "late-card": "a card was dealt after the marker",
+    "unshuffled": "the dealing order follows a sorted deck",
+    "repeat": "the same deal was seen in an earlier session",
+}
+
+
+# How many missing cards a reason names before it says "and N more".
+_LISTED_CARDS = 12
+
+
+@dataclass(frozen=True)
+class Fault:
+    """How a game rules one kind of finding: the rule cited and the status before/after."""
+
+    rule: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class SortedPattern:
+    """A regularity of a sorted deck, seen in consecutive cards of the dealing order.
+
+    ``min_pairs`` consecutive pairs with the property mark the deal as unshuffled; it is set
+    far in the tail of what shuffled decks produce (see bench/core_tracker.py for the rate).
+    """
+
+    name: str
+    pairs: Callable[[Card, Card], bool]
+    min_pairs: int
+    shuffled_mean: float
+
+
+@dataclass(frozen=True)
+class DealRules:
+    """Everything the tracker needs to rule a game's deal, as data."""
+
+    game: str
+    deck: DeckSpec
+    deal_rule: str
+    marker: str
+    after_markers: frozenset[str]
+    after_event_types: tuple[type[Event], ...]
+    packet_sizes: tuple[int, ...]
+    default_packet: int
+    faults: Mapping[str, Fault]
+    sorted_patterns: tuple[SortedPattern, ...] = ()
+    checks_repeats: bool = False
+
+    def __post_init__(self) -> None:
+        missing = set(FAULT_KINDS) - set(self.faults)
+        if missing:
+            raise ValueError(f"{self.game} deal rules do not rule on {sorted(missing)}")
+
+
+def same_suit(a: Card, b: Card) -> bool:
+    return a.suit is b.suit
+
+
+def same_rank(a: Card, b: Card) -> bool:
+    return a.rank is b.rank
+
+
+def neighbours_in(order: Sequence[Card]) -> Callable[[Card, Card], bool]:
+    """Pairs that sit next to each other (either way) in a reference order of the deck."""
+    position = {card: i for i, card in enumerate(order)}
+
+    def adjacent(a: Card, b: Card) -> bool:
+        return abs(position[a] - position[b]) == 1
+
+    return adjacent
+
+
+@dataclass
+class _Finding:
+    kind: str
+    after: bool
+    evidence: list[int]
+    details: list[str]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The hands as dealt, every finding, and the deal's verdict (the most severe finding)."""
+
+    game: str
+    dealer: Seat
+    hands: dict[Seat, list[Card | str | None]]
+    verdict: Verdict
+    findings: list[Verdict] = field(default_factory=list)
+    complete: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.verdict.to_dict()
+        out["hands"] = {seat.value: [_token(c) for c in _sorted_hand(cards)]
+                        for seat, cards in self.hands.items()}
+        out["game"] = self.game
+        out["dealer"] = self.dealer.value
+        out["complete"] = self.complete
+        out["findings"] = [f.to_dict() for f in self.findings]
+        return out
+
+
+def _token(card: Card | str | None) -> str | None:
+    return str(card) if isinstance(card, Card) else card
+
+
+def _sorted_hand(cards: Iterable[Card | str | None]) -> list[Card | str | None]:
+    known = sorted((c for c in cards if isinstance(c, Card)), key=lambda c: c.index)
+    foreign = [c for c in cards if isinstance(c, str)]
+    unread = [c for c in cards if c is None]
+    return [*known, *foreign, *unread]
+
+
+class DealTracker:
+    """Folds one hand's events into four hands and findings. Feed events in log order."""
+
+    def __init__(self, rules: DealRules, dealer: Seat, packet: int | None = None) -> None:
+        packet = rules.default_packet if packet is None else packet
+        if packet not in rules.packet_sizes:
+            raise ValueError(f"packet {packet} is not allowed in {rules.game}; "
+                             f"allowed: {', '.join(map(str, rules.packet_sizes))}")
+        self.rules = rules
+        self.dealer = dealer
+        self.packet = packet
+        self.hands: dict[Seat, list[Card | str | None]] = {seat: [] for seat in Seat}
+        self._hand_size = rules.deck.hand_size
+        self._allowed = dict(rules.deck.counts)
+        self._seen: dict[Card, int] = {}
+        self._dealt_cards: list[Card | None] = []
+        self._dealt_indexes: list[int] = []
+        self._unread = 0
+        self._findings: dict[tuple[str, bool], _Finding] = {}
+        self._after = False
+        self._cards_since_check = 0
+        self._last_index = -1
+        self._checkpoint = -1
+        self._next_index = 0
+        self._run_seat: Seat | None = None
+        self._run_indexes: list[int] = []
+        self._run_judged = False
+        self._handlers: dict[type[Event], Callable[[Any, int], None]] = {
+            CardDelivered: self._on_delivery,
+            CardExposed: self._on_exposure,
+            Marker: self._on_marker,
+            HandStarted: self._on_hand_started,
+        }
+        for event_type in rules.after_event_types:
+            self._handlers[event_type] = self._on_implied_marker
+
+    @classmethod
+    def for_hand(cls, started: HandStarted) -> DealTracker:
+        """A tracker for the hand a ``hand-started`` event opens."""
+        return cls(rules_for_game(started.game), started.dealer, started.packet)
+
+    @property
+    def after_marker(self) -> bool:
+        return self._after
+
+    def feed(self, event: Event, index: int | None = None) -> None:
+        """Take the next event; ``index`` defaults to the count of events fed so far."""
+        if index is None:
+            index = self._next_index
+        self._next_index = index + 1
+        self._last_index = index
+        handler = self._handlers.get(type(event))
+        if handler is not None:
+            handler(event, index)
+
+    def feed_all(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.feed(event)
+
+    def findings(self) -> list[Verdict]:
+        """Every finding so far, in the order first found."""
+        return [self._verdict_of(f) for f in self._findings.values()]
+
+    def verdict(self) -> Verdict:
+        """The most severe finding so far (the deal need not be complete)."""
+        return most_severe(self.findings())
+
+    def finish(self, history: DealHistory | None = None, session: str | None = None,
+               ) -> DealResult:
+        """Rule on the deal as it stands at the end of its events.
+
+        With a ``history``, a complete deal is also compared with deals recorded in other
+        sessions than ``session`` (for games whose rules check repeats).
+        """
+        if not self._after or self._cards_since_check:
+            self._check_complete(self._last_index)
+        complete = self.is_complete()
+        if history is not None and self.rules.checks_repeats and complete:
+            self._flag_repeats(history.seen_in_other_session(self.known_hands(), session))
+        findings = self.findings()
+        worst = most_severe(findings)
+        if worst.status == OK:
+            worst = self._clean_verdict(findings)
+        return DealResult(self.rules.game, self.dealer,
+                          {seat: list(cards) for seat, cards in self.hands.items()},
+                          worst, findings, complete)
+
+    def is_complete(self) -> bool:
+        """Every card read, the whole deck and nothing else, each hand full."""
+        return (self._unread == 0
+                and all(len(cards) == self._hand_size for cards in self.hands.values())
+                and self._seen == self._allowed)
+
+    def known_hands(self) -> dict[Seat, list[Card]]:
+        return {seat: [c for c in cards if isinstance(c, Card)]
+                for seat, cards in self.hands.items()}
+
+    # -- per-event rules: keep these to a few dict and list operations each
+
+    def _on_delivery(self, event: CardDelivered, index: int) -> None:
+        card, seat = event.card, event.to
+        hand = self.hands[seat]
+        self._cards_since_check += 1
+        if self._after:
+            self._flag("late-card", [index], f"{_name(event)} to {seat} after {self.rules.marker}")
+        self._dealt_cards.append(card)
+        self._dealt_indexes.append(index)
+        if card is None:
+            if event.foreign:
+                hand.append(event.foreign)
+                self._flag("foreign", [index], f"a {event.foreign} to {seat}")
+            else:
+                hand.append(None)
+                self._unread += 1
+                self._flag("unread", [index], f"the card to {seat} at event {index} was not read")
+        else:
+            hand.append(card)
+            copies = self._seen.get(card, 0) + 1
+            self._seen[card] = copies
+            allowed = self._allowed.get(card, 0)
+            if copies > allowed:
+                self._on_surplus(card, allowed, index)
+        if len(hand) > self._hand_size:
+            self._flag("count", [index],
+                       f"{seat} received card {len(hand)} of a {self._hand_size}-card hand")
+        if event.exposed:
+            self._flag("exposed", [index], f"{_name(event)} to {seat} was dealt face up")
+        if seat is self._run_seat:
+            self._run_indexes.append(index)
+            if len(self._run_indexes) == self.packet + 1:
+                self._flag_packet(seat)
+        else:
+            self._start_packet(seat, index)
+
+    def _on_surplus(self, card: Card, allowed: int, index: int) -> None:
+        if allowed == 0:
+            self._flag("foreign", [index], f"{card} is not part of the {self.rules.deck.name} deck")
+            return
+        where = [i for i, c in zip(self._dealt_indexes, self._dealt_cards, strict=True)
+                 if c == card]
+        self._flag("extra-copy", where,
+                   f"{card} dealt {len(where)} times; the deck holds {allowed}")
+
+    def _start_packet(self, seat: Seat, index: int) -> None:
+        previous = self._run_seat
+        if previous is None:
+            if seat is not self.dealer.left:
+                self._flag("first-packet-seat", [index],
+                           f"the first card went to {seat}, not to the dealer's left "
+                           f"({self.dealer.left})")
+        else:
+            if len(self._run_indexes) < self.packet and not self._run_judged:
+                self._flag_packet(previous)
+            if seat is not previous.left:
+                self._flag("rotation", [index],
+                           f"after {previous} the next card went to {seat}, "
+                           f"not {previous.left} (clockwise)")
+        self._run_seat = seat
+        self._run_indexes = [index]
+        self._run_judged = False
+
+    def _flag_packet(self, seat: Seat) -> None:
+        self._run_judged = True
+        size = len(self._run_indexes)
+        if self.packet == 1:
+            detail = f"{seat} received {size} cards in a row"
+        else:
+            detail = f"a packet of {size} to {seat}; the agreed packet is {self.packet}"
+        self._flag("packet-size", list(self._run_indexes), detail)
+
+    def _on_exposure(self, event: CardExposed, index: int) -> None:
+        # Once the marker is passed, faces are shown on purpose (meld) or fall under the laws
+        # of play; the deal tracker rules only on exposure during the deal.
+        if not self._after:
+            what = str(event.card) if event.card is not None else "a card"
+            self._flag("exposed", [index], f"{what} was exposed during the deal")
+
+    def _on_marker(self, event: Marker, index: int) -> None:
+        if event.name in self.rules.after_markers:
+            self._reach_marker(index)
+
+    def _on_implied_marker(self, event: Event, index: int) -> None:
+        self._reach_marker(index)
+
+    def _on_hand_started(self, event: HandStarted, index: int) -> None:
+        raise ValueError(f"event {index}: a new hand started; a tracker follows one hand, "
+                         "so finish this one and start another")
+
+    def _reach_marker(self, index: int) -> None:
+        if not self._after:
+            self._check_complete(index)
+            self._after = True
+
+    # -- rules on the deal as a whole
+
+    def _check_complete(self, index: int) -> None:
+        self._checkpoint = index
+        self._cards_since_check = 0
+        if self._run_seat is not None and not self._run_judged \
+                and len(self._run_indexes) < self.packet:
+            self._flag_packet(self._run_seat)
+        self._check_counts(index)
+        self._check_deck(index)
+        self._check_shuffled()
+
+    def _check_counts(self, index: int) -> None:
+        size = self._hand_size
+        wrong = {seat: len(cards) for seat, cards in self.hands.items() if len(cards) != size}
+        if not wrong:
+            return
+        long = [f"{seat}" for seat, n in wrong.items() if n > size]
+        short = [f"{seat}" for seat, n in wrong.items() if n < size]
+        counts = ", ".join(f"{seat} has {n}" for seat, n in wrong.items())
+        summary = (f"{counts}; each hand must hold {size}"
+                   f" (long: {', '.join(long) or 'none'}; short: {', '.join(short) or 'none'})")
+        finding = self._findings.get(("count", self._after))
+        if finding is None:
+            self._flag("count", [index], summary)
+        else:
+            finding.details = [summary]
+
+    def _check_deck(self, index: int) -> None:
+        missing = [f"{card}" for card, n in self._allowed.items()
+                   for _ in range(n - self._seen.get(card, 0))]
+        if len(missing) > self._unread:
+            unread = (f"; {self._unread} unread card(s) may be {self._unread} of them"
+                      if self._unread else "")
+            shown = ", ".join(missing[:_LISTED_CARDS])
+            unlisted = len(missing) - _LISTED_CARDS
+            more = f" and {unlisted} more" if unlisted > 0 else ""
+            self._flag("missing", [index],
+                       f"the deck is incomplete: {len(missing)} card(s) never dealt "
+                       f"({shown}{more}){unread}")
+
+    def _check_shuffled(self) -> None:
+        if any(kind == "unshuffled" for kind, _ in self._findings):
+            return
+        cards = self._dealt_cards
+        for pattern in self.rules.sorted_patterns:
+            hits = sum(1 for a, b in pairwise(cards)
+                       if a is not None and b is not None and pattern.pairs(a, b))
+            if hits >= pattern.min_pairs:
+                self._flag("unshuffled", list(self._dealt_indexes),
+                           f"dealt from a deck {pattern.name}: {hits} of {len(cards) - 1} "
+                           f"consecutive cards show it (a shuffled deck averages "
+                           f"{pattern.shuffled_mean:.0f})")
+                return
+
+    def _flag_repeats(self, sightings: Sequence[Sighting]) -> None:
+        if not sightings:
+            return
+        first = sightings[0]
+        board = f", board {first.board}" if first.board is not None else ""
+        self._flag("repeat", [self._checkpoint],
+                   f"this deal was already {first.source} in session {first.session!r} "
+                   f"on {first.recorded_at}{board}"
+                   + (f" (and {len(sightings) - 1} other sighting(s))" if len(sightings) > 1
+                      else ""))
+
+    # -- findings to verdicts
+
+    def _flag(self, kind: str, evidence: list[int], detail: str) -> None:
+        key = (kind, self._after)
+        finding = self._findings.get(key)
+        if finding is None:
+            self._findings[key] = _Finding(kind, self._after, evidence, [detail])
+        else:
+            finding.evidence.extend(evidence)
+            finding.details.append(detail)
+
+    def _verdict_of(self, finding: _Finding) -> Verdict:
+        fault = self.rules.faults[finding.kind]
+        status = fault.after if finding.after else fault.before
+        details = finding.details
+        reason = "; ".join(details[:3])
+        if len(details) > 3:
+            reason += f"; and {len(details) - 3} more"
+        if finding.after:
+            reason += f" (found after {self.rules.marker})"
+        return Verdict(status, fault.rule, reason, sorted(set(finding.evidence)))
+
+    def _clean_verdict(self, findings: list[Verdict]) -> Verdict:
+        deck = self.rules.deck
+        reason = (f"the whole {deck.size}-card deck, {deck.hand_size} cards to each hand, "
+                  "dealt by the rules")
+        if not self.is_complete():
+            reason = "no fault so far; the deal is not complete"
+        if findings:
+            reason += f"; {len(findings)} note(s)"
+        return Verdict(OK, self.rules.deal_rule, reason, [])
+
+
+def _name(event: CardDelivered) -> str:
+    if event.card is not None:
+        return str(event.card)
+    return event.foreign or "an unread card"
+
+
+def rules_for_game(game: str) -> DealRules:
+    """The deal rules of ``pinochle`` or ``bridge``; ValueError naming the game otherwise."""
+    # Imported here because each game's rules module builds on the types defined above.
+    from .bridge.deal_rules import BRIDGE_DEAL_RULES
+    from .pinochle.deal_rules import PINOCHLE_DEAL_RULES
+
+    known = {r.game: r for r in (PINOCHLE_DEAL_RULES, BRIDGE_DEAL_RULES)}
+    try:
+        return known[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}: expected one of {sorted(known)}") from None
+
+
+def check_deal(started: HandStarted, events: Iterable[Event],
+               history: DealHistory | None = None, session: str | None = None,
+               board: int | None = None) -> DealResult:
+    """Rule on one dealt hand. With a history, compare it with earlier sessions and record it.
+
+    A complete deal (every card read, whole deck, full hands) is recorded in ``history``
+    under ``session`` with source ``checked``; an incomplete one is not a deal anyone played.
+    """
+    tracker = DealTracker.for_hand(started)
+    for index, event in enumerate(events):
+        tracker.feed(event, index)
+    result = tracker.finish(history, session)
+    if history is not None and result.complete and session is not None:
+        history.record(tracker.known_hands(), session, "checked", board=board,
+                       game=started.game)
+    return result
