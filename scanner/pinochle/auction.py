@@ -20,12 +20,14 @@ RULE = "Setup & Deal: Auction"
 
 # Why a call is refused: code -> the sentence of the rule text it breaks.
 REFUSALS: dict[str, str] = {
-    "after-end": "Bidding continues until three players have passed; the auction is over.",
+    "after-end": "Bidding continues until three players have passed.",
     "after-passing": "A player who passes may not reenter the auction during that hand.",
     "out-of-turn": "The player to the dealer's left bids first, and bidding continues clockwise.",
-    "not-whole": "A player must either bid a whole number higher than the current bid or pass.",
+    "not-whole": ("On a turn, a player must either bid a whole number higher than the current "
+                  "bid or pass."),
     "below-minimum": "The minimum opening bid is {minimum}.",
-    "not-higher": "A player must either bid a whole number higher than the current bid or pass.",
+    "not-higher": ("On a turn, a player must either bid a whole number higher than the current "
+                   "bid or pass."),
 }
 
 
@@ -100,7 +102,8 @@ class Auction:
 
     def call(self, seat: Seat, amount: int | None) -> Auction:
         """Bid ``amount`` (or pass when None) for ``seat``; raise AuctionError if refused."""
-        text = f"call {len(self.calls) + 1} ({seat} {'pass' if amount is None else amount})"
+        made = sum(1 for c in self.calls if not c.forced)
+        text = f"call {made + 1} ({seat} {'pass' if amount is None else amount})"
         self._check(text, seat, amount)
         calls = (*self.calls, Call(seat, amount))
         if amount is None and len(calls) == 3 and all(c.amount is None for c in calls):

@@ -81,9 +81,9 @@ def parse_pinochle_hand(tokens: Iterable[str]) -> list[Card]:
     for position, token in enumerate(tokens, start=1):
         try:
             cards.append(parse_card(token))
-        except CardError as exc:
-            raise MeldError(f"card {position}: {exc}") from None
-    hand_counts(cards)
+            hand_counts(cards)
+        except (CardError, MeldError) as exc:
+            raise MeldError(f"card {position} ({token!r}): {exc}") from None
     return cards
 
 
