@@ -487,12 +487,16 @@ def apply(state: TableState, event: Event) -> TableState:
     return handler(state, event) if handler else state
 
 
-def fold(events: Iterable[Event], options: TableOptions = DEFAULT_OPTIONS) -> TableState:
-    """Replay events into a table; refused ones are listed in ``refused``, never dropped."""
-    state = TableState(options)
-    for index, event in enumerate(events):
+def fold(events: Iterable[Event], options: TableOptions = DEFAULT_OPTIONS,
+         start: TableState | None = None) -> TableState:
+    """Replay events into a table (from ``start``, or an empty one).
+
+    A refused event is listed in ``refused`` with its reason, never dropped silently.
+    """
+    state = start if start is not None else TableState(options)
+    for event in events:
         try:
             state = apply(state, event)
         except GameError as exc:
-            state = dataclasses.replace(state, refused=(*state.refused, f"event {index}: {exc}"))
+            state = dataclasses.replace(state, refused=(*state.refused, str(exc)))
     return state
