@@ -1,0 +1,313 @@
+"""The Python model of the shoe: its firmware's protocol handling and the cards' physical path.
+
+It behaves as firmware/PROTOCOL.md says the controller does: it acknowledges every valid block,
+acts once per sequence number, caches the last result for a retransmission, and keeps the
+physical cards (hopper, read station, pockets) as the ground truth the tests compare against.
+Time is passed in, so the model is deterministic; the simulator's server drives it.
+
+Physical choices (shared with the simavr harness): a jam in the router or a pocket's chute leaves
+the card at the read station (it is stopped before the pocket's break beam), and ``clearjam`` after
+a double feed puts both cards back on top of the hopper, as the operator would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .protocol import (
+    POCKET_NAMES,
+    PROTOCOL_VERSION,
+    Block,
+    BlockParser,
+    EventCode,
+    FaultCode,
+    Flag,
+    Kind,
+    MachineState,
+    Message,
+    ProtocolViolation,
+    answer,
+    decode_message,
+    encode_block,
+    flags_value,
+    seq_add,
+)
+from .virtual_deck import DeckCard
+
+FIRMWARE_VERSION = (1, 0, 0)
+HOPPER_CAPACITY = 60
+PATH_WIDTH_MM = 66
+MAX_CARD_LENGTH_MM = 92
+RESET_CAUSE_EXTERNAL = 0x02
+RUNNING_STATE = {"feed": MachineState.FEEDING, "route": MachineState.ROUTING}
+
+
+@dataclass
+class Running:
+    seq: int
+    message: Message
+    ends_at: float
+
+
+@dataclass
+class Injected:
+    """Faults the control channel armed: they act when the machine next moves a card."""
+
+    jam_feed: bool = False
+    jam_router: bool = False
+    jam_pockets: set[int] = field(default_factory=set)
+    double_feed: bool = False
+
+    @property
+    def any_jam(self) -> bool:
+        return self.jam_feed or self.jam_router or bool(self.jam_pockets)
+
+
+class ShoeModel:
+    """One shoe. Feed it bytes with ``receive``, advance it with ``tick``, collect ``output``."""
+
+    def __init__(self, deck: list[DeckCard] | None = None, motion_s: float = 0.0,
+                 boot_id: int = 1) -> None:
+        self.motion_s = motion_s
+        self.hopper: list[DeckCard] = list(deck or [])
+        self.station: list[DeckCard] = []
+        self.pockets: dict[str, list[DeckCard]] = {p: [] for p in POCKET_NAMES}
+        self.injected = Injected()
+        self.door_open = False
+        self.estop = False
+        self.boot_id = boot_id
+        self.output = bytearray()
+        self.actions_performed = 0
+        self._parser = BlockParser()
+        self._boot(cause=None)
+
+    # -- firmware ---------------------------------------------------------------------------
+
+    def _boot(self, cause: int | None) -> None:
+        self.expected_seq = 0
+        self.counts = [0, 0, 0, 0]
+        self.last_action_seq = 0xFF
+        self.last_result = FaultCode.OK
+        self.fault_where = 0
+        self.cached_result: bytes | None = None
+        self.running: Running | None = None
+        self.identified = False
+        self.state = self._resting_state()
+        if cause is not None:
+            self._send(answer("event", code=EventCode.RESET, arg=cause))
+
+    def _resting_state(self) -> MachineState:
+        if self.door_open or self.estop or len(self.station) > 1:
+            return MachineState.FAULT
+        return MachineState.AT_STATION if self.station else MachineState.IDLE
+
+    @property
+    def flags(self) -> int:
+        flags = set()
+        if self.station:
+            flags.add(Flag.CARD_AT_STATION)
+        if self._hopper_empty:
+            flags.add(Flag.HOPPER_EMPTY)
+        if self.door_open:
+            flags.add(Flag.DOOR_OPEN)
+        if self.estop:
+            flags.add(Flag.ESTOP)
+        return flags_value(flags)
+
+    @property
+    def _hopper_empty(self) -> bool:
+        return not self.hopper
+
+    def receive(self, data: bytes, now: float) -> None:
+        for block in self._parser.feed(data):
+            self._handle(block, now)
+        self.tick(now)
+
+    def _send(self, message: Message | None) -> None:
+        payload = message.encode() if message is not None else b""
+        self.output += encode_block(self.expected_seq, payload)
+
+    def _handle(self, block: Block, now: float) -> None:
+        if block.is_pure_ack:
+            return
+        try:
+            message = decode_message(block.payload, from_host=True)
+        except ProtocolViolation:
+            self._send(answer("fault", action_seq=block.seq, action=block.payload[0],
+                              code=FaultCode.UNKNOWN_COMMAND, where=block.payload[0]))
+            return
+        if message.spec.kind is Kind.QUERY:
+            self.identified = self.identified or message.name == "identify"
+            self._send(self._query_answer(message.name))
+        elif not self.identified:
+            self._send(None)
+        elif block.seq == self.expected_seq:
+            self.expected_seq = seq_add(self.expected_seq, 1)
+            self._send(None)
+            self._start(block.seq, message, now)
+        elif block.seq == seq_add(self.expected_seq, -1) and self.running is None \
+                and self.cached_result is not None:
+            self.output += self.cached_result
+        else:
+            self._send(None)
+
+    def _query_answer(self, name: str) -> Message:
+        if name == "identify":
+            major, minor, patch = FIRMWARE_VERSION
+            return answer("identity", fw_major=major, fw_minor=minor, fw_patch=patch,
+                          protocol=PROTOCOL_VERSION, pockets=len(POCKET_NAMES),
+                          hopper_capacity=HOPPER_CAPACITY, path_width_mm=PATH_WIDTH_MM,
+                          max_card_length_mm=MAX_CARD_LENGTH_MM, boot_id=self.boot_id)
+        return answer("status", state=self.state, flags=self.flags,
+                      count_N=self.counts[0], count_E=self.counts[1], count_S=self.counts[2],
+                      count_W=self.counts[3], last_action_seq=self.last_action_seq,
+                      last_result=self.last_result, fault_where=self.fault_where,
+                      boot_id=self.boot_id)
+
+    def _start(self, seq: int, message: Message, now: float) -> None:
+        refusal = self._refusal(message)
+        if refusal is not None:
+            self._finish(seq, message, refusal)
+            return
+        if message.name in RUNNING_STATE:
+            self.state = RUNNING_STATE[message.name]
+            self.running = Running(seq, message, now + self.motion_s)
+            self.tick(now)
+        elif message.name == "clear_counts":
+            self.counts = [0, 0, 0, 0]
+            self._finish(seq, message, None)
+        else:
+            self._finish(seq, message, self._resume())
+
+    def _refusal(self, message: Message) -> tuple[FaultCode, int] | None:
+        if self.estop:
+            return FaultCode.ESTOP, 0
+        if self.door_open:
+            return FaultCode.DOOR_OPEN, 0
+        if message.name == "resume":
+            return None
+        wanted = {"feed": MachineState.IDLE, "route": MachineState.AT_STATION}.get(message.name)
+        if self.state is MachineState.FAULT or (wanted is not None and self.state != wanted):
+            return FaultCode.BAD_STATE, int(self.state)
+        if message.name == "route" and message["pocket"] >= len(POCKET_NAMES):
+            return FaultCode.BAD_ARGUMENT, 0
+        return None
+
+    def _resume(self) -> tuple[FaultCode, int] | None:
+        if self.injected.any_jam:
+            return FaultCode.JAM, self.fault_where
+        if len(self.station) > 1:
+            return FaultCode.DOUBLE_FEED, 1
+        self.state = self._resting_state()
+        return None
+
+    def tick(self, now: float) -> None:
+        running = self.running
+        if running is None or now < running.ends_at:
+            return
+        self.running = None
+        if running.message.name == "feed":
+            self._finish(running.seq, running.message, self._complete_feed())
+        else:
+            self._finish(running.seq, running.message, self._complete_route(running.message))
+
+    def _complete_feed(self) -> tuple[FaultCode, int] | None:
+        if self.injected.jam_feed:
+            return FaultCode.JAM, 0
+        if self._hopper_empty:
+            return FaultCode.HOPPER_EMPTY, 0
+        if self.injected.double_feed and len(self.hopper) >= 2:
+            self.injected.double_feed = False
+            self.station.extend(self.hopper[:2])
+            del self.hopper[:2]
+            return FaultCode.DOUBLE_FEED, 1
+        self.station.append(self.hopper.pop(0))
+        self.actions_performed += 1
+        return None
+
+    def _complete_route(self, message: Message) -> tuple[FaultCode, int] | None:
+        pocket = message["pocket"]
+        if self.injected.jam_router:
+            return FaultCode.JAM, 2
+        if pocket in self.injected.jam_pockets:
+            return FaultCode.JAM, 3 + pocket
+        self.pockets[POCKET_NAMES[pocket]].append(self.station.pop())
+        self.counts[pocket] += 1
+        self.actions_performed += 1
+        return None
+
+    def _finish(self, seq: int, message: Message, fault: tuple[FaultCode, int] | None) -> None:
+        self.last_action_seq = seq
+        if fault is None:
+            self.last_result = FaultCode.OK
+            if message.name == "route":
+                pocket = message["pocket"]
+                result = answer("done", action_seq=seq, action=message.spec.id, arg1=pocket,
+                                arg2=self.counts[pocket])
+            else:
+                result = answer("done", action_seq=seq, action=message.spec.id, arg1=0, arg2=0)
+            if message.name != "resume":
+                self.state = self._resting_state()
+        else:
+            code, where = fault
+            self.last_result = code
+            self.fault_where = where
+            if code not in (FaultCode.BAD_STATE, FaultCode.BAD_ARGUMENT):
+                self.state = MachineState.FAULT
+            result = answer("fault", action_seq=seq, action=message.spec.id, code=code,
+                            where=where)
+        start = len(self.output)
+        self._send(result)
+        self.cached_result = bytes(self.output[start:])
+
+    # -- the physical world (the control channel) --------------------------------------------
+
+    def _abort_running(self, code: FaultCode) -> None:
+        running = self.running
+        if running is not None:
+            self.running = None
+            self._finish(running.seq, running.message, (code, 0))
+
+    def set_door(self, is_open: bool) -> None:
+        if is_open == self.door_open:
+            return
+        self.door_open = is_open
+        self._send(answer("event", code=EventCode.DOOR_OPENED if is_open
+                          else EventCode.DOOR_CLOSED, arg=0))
+        if is_open:
+            self._abort_running(FaultCode.DOOR_OPEN)
+            self.state = MachineState.FAULT
+
+    def set_estop(self, pressed: bool) -> None:
+        if pressed == self.estop:
+            return
+        self.estop = pressed
+        self._send(answer("event", code=EventCode.ESTOP_PRESSED if pressed
+                          else EventCode.ESTOP_RELEASED, arg=0))
+        if pressed:
+            self._abort_running(FaultCode.ESTOP)
+            self.state = MachineState.FAULT
+
+    def reset(self) -> None:
+        """The MCU resets: RAM is lost, the boot counter moves on, the cards stay put."""
+        self.boot_id = (self.boot_id + 1) & 0xFFFF
+        self._parser = BlockParser()
+        self._boot(cause=RESET_CAUSE_EXTERNAL)
+
+    def clear_jam(self) -> None:
+        self.injected.jam_feed = self.injected.jam_router = False
+        self.injected.jam_pockets.clear()
+        if len(self.station) > 1:
+            self.hopper[:0] = self.station
+            self.station.clear()
+
+    def empty_hopper(self) -> None:
+        """The operator lifts the rest of the deck out; ``load`` puts cards back."""
+        self.hopper.clear()
+
+    def load(self, deck: list[DeckCard]) -> None:
+        self.hopper = list(deck)
+
+    def station_card(self) -> DeckCard | None:
+        return self.station[0] if self.station else None
+

@@ -1,0 +1,297 @@
+"""The shoe's wire protocol (firmware/PROTOCOL.md, version 1): blocks, CRC and message tables.
+
+Every number here mirrors a table in PROTOCOL.md; the messages, states, flags, fault codes and
+events are data, so the driver, the simulator and the tests all read the same tables.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+
+PROTOCOL_VERSION = 1
+BAUDRATE = 115200
+SYNC = 0x7E
+HEADER_LEN = 2  # LEN, SEQ
+TRAILER_LEN = 3  # CRC hi, CRC lo, SYNC
+MIN_BLOCK = HEADER_LEN + TRAILER_LEN
+MAX_BLOCK = 64
+MAX_PAYLOAD = MAX_BLOCK - MIN_BLOCK
+POCKET_NAMES = ("N", "E", "S", "W")
+
+
+class ProtocolViolation(ValueError):
+    """Bytes or a message that do not follow PROTOCOL.md; the message names the field."""
+
+
+def crc16_ccitt_false(data: bytes, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor."""
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
+
+
+@dataclass(frozen=True)
+class Block:
+    """One framed block: SEQ and the payload (message id + arguments; empty for a pure ack)."""
+
+    seq: int
+    payload: bytes = b""
+
+    def encode(self) -> bytes:
+        return encode_block(self.seq, self.payload)
+
+    @property
+    def is_pure_ack(self) -> bool:
+        return not self.payload
+
+
+def encode_block(seq: int, payload: bytes) -> bytes:
+    if not 0 <= seq <= 255:
+        raise ProtocolViolation(f"block SEQ {seq} is outside 0..255")
+    if len(payload) > MAX_PAYLOAD:
+        raise ProtocolViolation(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
+    body = bytes((len(payload) + MIN_BLOCK, seq)) + payload
+    return body + struct.pack(">H", crc16_ccitt_false(body)) + bytes((SYNC,))
+
+
+@dataclass
+class BlockParser:
+    """Turns a byte stream into blocks, resynchronising after noise as PROTOCOL.md §1 says.
+
+    A LEN out of range, a missing SYNC or a CRC mismatch discards bytes up to and including
+    the next 0x7E. ``discarded`` counts the bytes thrown away, for the link's statistics.
+    """
+
+    buffer: bytearray = field(default_factory=bytearray)
+    hunting: bool = False
+    discarded: int = 0
+    bad_blocks: int = 0
+
+    def feed(self, data: bytes) -> list[Block]:
+        self.buffer.extend(data)
+        blocks: list[Block] = []
+        while self.buffer:
+            if self.hunting:
+                self._skip_past_sync()
+                continue
+            length = self.buffer[0]
+            if not MIN_BLOCK <= length <= MAX_BLOCK:
+                self._reject()
+                continue
+            if len(self.buffer) < length:
+                break
+            raw = bytes(self.buffer[:length])
+            body, crc, sync = raw[:-3], raw[-3:-1], raw[-1]
+            if sync != SYNC or struct.unpack(">H", crc)[0] != crc16_ccitt_false(body):
+                self._reject()
+                continue
+            del self.buffer[:length]
+            blocks.append(Block(raw[1], raw[2:-3]))
+        return blocks
+
+    def _reject(self) -> None:
+        self.bad_blocks += 1
+        self.hunting = True
+
+    def _skip_past_sync(self) -> None:
+        index = self.buffer.find(SYNC)
+        if index < 0:
+            self.discarded += len(self.buffer)
+            self.buffer.clear()
+            return
+        self.discarded += index + 1
+        del self.buffer[: index + 1]
+        self.hunting = False
+
+
+class Kind(Enum):
+    QUERY = "query"
+    ACTION = "action"
+    ANSWER = "answer"
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    """One row of PROTOCOL.md §3/§4: id, name, kind and the struct layout of the arguments."""
+
+    id: int
+    name: str
+    kind: Kind
+    fields: tuple[str, ...] = ()
+    layout: str = ""
+
+    @property
+    def size(self) -> int:
+        return 1 + struct.calcsize(">" + self.layout)
+
+
+MESSAGES: tuple[MessageSpec, ...] = (
+    MessageSpec(0x01, "identify", Kind.QUERY),
+    MessageSpec(0x02, "status", Kind.QUERY),
+    MessageSpec(0x10, "feed", Kind.ACTION),
+    MessageSpec(0x11, "route", Kind.ACTION, ("pocket",), "B"),
+    MessageSpec(0x12, "clear_counts", Kind.ACTION),
+    MessageSpec(0x13, "resume", Kind.ACTION),
+    MessageSpec(
+        0x81, "identity", Kind.ANSWER,
+        ("fw_major", "fw_minor", "fw_patch", "protocol", "pockets", "hopper_capacity",
+         "path_width_mm", "max_card_length_mm", "boot_id"),
+        "8BH",
+    ),
+    MessageSpec(
+        0x82, "status", Kind.ANSWER,
+        ("state", "flags", "count_N", "count_E", "count_S", "count_W", "last_action_seq",
+         "last_result", "fault_where", "boot_id"),
+        "9BH",
+    ),
+    MessageSpec(0x90, "done", Kind.ANSWER, ("action_seq", "action", "arg1", "arg2"), "4B"),
+    MessageSpec(0x91, "fault", Kind.ANSWER, ("action_seq", "action", "code", "where"), "4B"),
+    MessageSpec(0xA0, "event", Kind.ANSWER, ("code", "arg"), "2B"),
+)
+MESSAGE_BY_ID: dict[int, MessageSpec] = {m.id: m for m in MESSAGES}
+# Names are unique per direction; "status" is both a query and its answer.
+COMMANDS: dict[str, MessageSpec] = {m.name: m for m in MESSAGES if m.kind is not Kind.ANSWER}
+ANSWERS: dict[str, MessageSpec] = {m.name: m for m in MESSAGES if m.kind is Kind.ANSWER}
+
+
+@dataclass(frozen=True)
+class Message:
+    """A decoded payload: its spec and the argument values by field name."""
+
+    spec: MessageSpec
+    args: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def __getitem__(self, name: str) -> int:
+        return self.args[name]
+
+    def encode(self) -> bytes:
+        values = [self.args[f] for f in self.spec.fields]
+        return bytes((self.spec.id,)) + struct.pack(">" + self.spec.layout, *values)
+
+
+def command(name: str, **args: int) -> Message:
+    """Build a host→shoe message by name: ``command("route", pocket=1)``."""
+    return _build(COMMANDS, name, args)
+
+
+def answer(name: str, **args: int) -> Message:
+    """Build a shoe→host message by name: ``answer("done", action_seq=3, action=0x10, ...)``."""
+    return _build(ANSWERS, name, args)
+
+
+def _build(table: Mapping[str, MessageSpec], name: str, args: Mapping[str, int]) -> Message:
+    spec = table.get(name)
+    if spec is None:
+        raise ProtocolViolation(f"unknown message {name!r}")
+    missing = set(spec.fields) - set(args)
+    extra = set(args) - set(spec.fields)
+    if missing or extra:
+        raise ProtocolViolation(
+            f"message {name!r}: missing {sorted(missing)}, unexpected {sorted(extra)}")
+    return Message(spec, dict(args))
+
+
+def decode_message(payload: bytes, *, from_host: bool) -> Message:
+    """Decode a non-empty payload; raise ProtocolViolation naming what is wrong."""
+    if not payload:
+        raise ProtocolViolation("empty payload is a pure acknowledgement, not a message")
+    spec = MESSAGE_BY_ID.get(payload[0])
+    if spec is None or (spec.kind is Kind.ANSWER) == from_host:
+        direction = "host→shoe" if from_host else "shoe→host"
+        raise ProtocolViolation(f"unknown {direction} message id 0x{payload[0]:02X}")
+    if len(payload) != spec.size:
+        raise ProtocolViolation(
+            f"message {spec.name!r} has {len(payload) - 1} argument bytes, "
+            f"expected {spec.size - 1}")
+    values = struct.unpack(">" + spec.layout, payload[1:])
+    return Message(spec, dict(zip(spec.fields, values, strict=True)))
+
+
+class MachineState(IntEnum):
+    """``status.state``."""
+
+    IDLE = 0
+    FEEDING = 1
+    AT_STATION = 2
+    ROUTING = 3
+    FAULT = 4
+
+
+class Flag(IntEnum):
+    """Bit numbers of ``status.flags``."""
+
+    CARD_AT_STATION = 0
+    HOPPER_EMPTY = 1
+    DOOR_OPEN = 2
+    ESTOP = 3
+
+
+class FaultCode(IntEnum):
+    """``fault.code`` and ``status.last_result`` (0 is success)."""
+
+    OK = 0
+    JAM = 1
+    DOUBLE_FEED = 2
+    HOPPER_EMPTY = 3
+    DOOR_OPEN = 4
+    ESTOP = 5
+    BAD_STATE = 6
+    BAD_ARGUMENT = 7
+    UNKNOWN_COMMAND = 8
+
+
+class EventCode(IntEnum):
+    """``event.code``: unsolicited, best-effort news from the shoe."""
+
+    RESET = 1
+    DOOR_OPENED = 2
+    DOOR_CLOSED = 3
+    ESTOP_PRESSED = 4
+    ESTOP_RELEASED = 5
+
+
+JAM_WHERE: dict[int, str] = {0: "feed path", 1: "read station", 2: "router"}
+FIRST_POCKET_CHUTE = 3
+
+
+def describe_jam_where(where: int) -> str:
+    """PROTOCOL.md: 0 feed path, 1 read station, 2 router, 3+p pocket p's chute."""
+    if where in JAM_WHERE:
+        return JAM_WHERE[where]
+    pocket = where - FIRST_POCKET_CHUTE
+    if 0 <= pocket < len(POCKET_NAMES):
+        return f"pocket {POCKET_NAMES[pocket]}'s chute"
+    return f"unknown place {where}"
+
+
+def flags_set(flags: int) -> frozenset[Flag]:
+    return frozenset(f for f in Flag if flags & (1 << f))
+
+
+def flags_value(flags: frozenset[Flag] | set[Flag]) -> int:
+    return sum(1 << f for f in flags)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """PROTOCOL.md §5, in seconds. Tests may shorten them; the defaults are the protocol's."""
+
+    retransmit_initial: float = 0.05
+    retransmit_max: float = 0.4
+    action_result: Mapping[str, float] = field(
+        default_factory=lambda: {"feed": 1.0, "route": 1.0, "clear_counts": 1.0, "resume": 1.0})
+    link_lost_after: float = 10.0
+
+
+def seq_add(seq: int, n: int) -> int:
+    return (seq + n) & 0xFF
