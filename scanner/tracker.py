@@ -157,7 +157,8 @@ class DealTracker:
     """Folds one hand's events into four hands and findings. Feed events in log order."""
 
     def __init__(self, rules: DealRules, dealer: Seat, packet: int | None = None) -> None:
-        packet = rules.default_packet if packet is None else packet
+        # 0 or None: the table agreed nothing, so the game's default packet applies.
+        packet = packet or rules.default_packet
         if packet not in rules.packet_sizes:
             raise ValueError(f"packet {packet} is not allowed in {rules.game}; "
                              f"allowed: {', '.join(map(str, rules.packet_sizes))}")
