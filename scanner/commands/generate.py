@@ -1,0 +1,88 @@
+"""`tablescan generate --boards 1-32 OUT`: a set of wholly random deals (Law 6E4).
+
+Deals come from the OS CSPRNG, or with ``--seed TEXT`` from that seed by the published
+derivation in scanner/bridge/dealset.py, so the set can be re-derived and audited after
+play. With ``--db FILE`` every deal is recorded in the deal history under ``--session``,
+and any deal seen before in another session is flagged (Law 6D2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..bridge import dealset
+from ..bridge.cli_io import parse_board_numbers, print_json
+from ..bridge.formats import UnknownFormat, format_for, write_boards
+from ..bridge.formats.reading import SetInfo
+from ..bridge.repeats import record, repeat_flag
+from ..cli import UsageError
+from ..history import DealHistory
+from ..log import EventLog, LogError, new_session_name
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "generate", help="generate a set of wholly random deals (Law 6E4)",
+        description=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("output", metavar="OUT", help="set file to write (.pbn .dlm .dup …)")
+    parser.add_argument("--boards", default="1-32", help="board numbers, e.g. 1-32 or 1-16,20")
+    parser.add_argument("--seed", help="derive every deal from this published seed instead of "
+                                       "the OS CSPRNG")
+    parser.add_argument("--sealed", action="store_true",
+                        help="mark the set Sealed (DLM): the hands are for blind pre-dealing")
+    parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
+    parser.add_argument("--session", help="session name for --db (default: a new session)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        numbers = parse_board_numbers(args.boards)
+        format_for(args.output)
+    except (ValueError, UnknownFormat) as exc:
+        raise UsageError(str(exc)) from None
+    if args.session is not None and args.db is None:
+        raise UsageError("--session only applies with --db")
+    if args.seed == "":
+        raise UsageError("--seed: an empty seed would make every set the same")
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UsageError(f"{out} exists; pass --force to overwrite it")
+    boards = dealset.generate(numbers, args.seed)
+    try:
+        write_boards(out, boards, SetInfo(sealed=args.sealed))
+    except ValueError as exc:
+        raise UsageError(f"{out}: {exc}") from None
+    result: dict = {"out": str(out), "boards": numbers,
+                    "source": "seed" if args.seed is not None else "os-csprng",
+                    "sealed": args.sealed}
+    if args.seed is not None:
+        result["derivation"] = "tablescan-deal-v1 (SHA-256, see scanner/bridge/dealset.py)"
+        result["seed_sha256"] = dealset.seed_commitment(args.seed)
+    if args.db is not None:
+        result["session"], result["repeats"] = _check_history(args, boards)
+    print_json(result)
+    print(f"wrote {len(boards)} board(s) to {out}", file=sys.stderr)
+    for flag in result.get("repeats", []):
+        print(f"board {flag['board']}: {flag['status']} ({flag['law']}): {flag['reason']}",
+              file=sys.stderr)
+    return 0
+
+
+def _check_history(args: argparse.Namespace, boards: list) -> tuple[str, list[dict]]:
+    session = args.session or new_session_name()
+    flags = []
+    try:
+        with EventLog(args.db, session=session) as log:
+            history = DealHistory(log)
+            for board in boards:
+                flag = repeat_flag(history, board, session)
+                if flag:
+                    flags.append({"board": board.number, **flag})
+                record(history, board, session, "generated")
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
+    return session, flags

@@ -1,0 +1,90 @@
+"""`tablescan verify SET --observed FILE [--boards 1-32]`: check every copy against the record.
+
+Law 6F asks for exact copies. Each board of SET is compared with the hands observed for it
+(read from FILE in any supported format, irregular hands and all) and gets one status:
+match, differs (with every difference), rotated, swapped, repeat-of-previous or
+not-observed. JSON on stdout; a table on stderr. With ``--db FILE`` each board is checked
+against the deal history (Law 6D2: a deal already played in another session is
+``no-result``) and every matching board is recorded as verified under ``--session`` — name
+the session the boards will be played in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..bridge.cli_io import (
+    DamagedInput,
+    load_set,
+    parse_board_numbers,
+    print_json,
+    report_damage,
+)
+from ..bridge.formats import UnknownFormat
+from ..bridge.repeats import record, repeat_flag
+from ..bridge.verify import MATCH, STATUSES, BoardResult, ObservedFile, results_table, verify_set
+from ..cli import UsageError
+from ..history import DealHistory
+from ..log import EventLog, LogError, new_session_name
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "verify", help="compare duplicated boards with the record set (Law 6F)",
+        description=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("set", metavar="SET", help="the record set file")
+    parser.add_argument("--observed", required=True, metavar="FILE",
+                        help="the hands read back from the boards, in any supported format")
+    parser.add_argument("--boards", help="board numbers to verify (default: every board of SET)")
+    parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
+    parser.add_argument("--session", help="session name for --db (default: a new session)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.session is not None and args.db is None:
+        raise UsageError("--session only applies with --db")
+    try:
+        numbers = parse_board_numbers(args.boards) if args.boards else None
+        record_set = load_set(args.set)
+        observed = load_set(args.observed, strict=False)
+    except (ValueError, UnknownFormat, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    except DamagedInput as exc:
+        return report_damage(exc)
+    try:
+        results = verify_set(record_set.boards, ObservedFile(observed.by_number()), numbers)
+    except KeyError as exc:
+        raise UsageError(f"--boards: {exc.args[0]} ({args.set})") from None
+    rows = [result.to_dict() for result in results]
+    if args.db is not None:
+        _history(args, record_set.by_number(), results, rows)
+    extra = sorted(set(observed.by_number()) - set(record_set.by_number()))
+    print_json({"set": args.set, "observed": args.observed, "boards": rows,
+                "summary": {s: sum(r.status == s for r in results) for s in STATUSES},
+                "observed_not_in_set": extra})
+    print(results_table(results), file=sys.stderr)
+    if extra:
+        print(f"observed boards not in {args.set}: {extra}", file=sys.stderr)
+    return 0
+
+
+def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardResult],
+             rows: list[dict]) -> None:
+    session = args.session or new_session_name()
+    try:
+        with EventLog(args.db, session=session) as log:
+            history = DealHistory(log)
+            for result, row in zip(results, rows, strict=True):
+                board = record_boards[result.board]
+                flag = repeat_flag(history, board, session)
+                if flag:
+                    row["history"] = flag
+                    print(f"board {result.board}: {flag['status']} ({flag['law']}): "
+                          f"{flag['reason']}", file=sys.stderr)
+                if result.status == MATCH:
+                    record(history, board, session, "verified")
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
