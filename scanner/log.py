@@ -115,12 +115,19 @@ class EventLog:
             inspect_log_file(self.path)
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise LogError(f"{self.path}: cannot open: {exc}") from None
+        try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
             self._create_schema()
         except sqlite3.Error as exc:
+            self._conn.close()
             raise LogError(f"{self.path}: cannot open: {exc}") from None
+        except LogError:
+            self._conn.close()
+            raise
         self._session = session
 
     def _create_schema(self) -> None:
