@@ -1,0 +1,292 @@
+"""The dealing loop: feed, read, check, decide, route, confirm, log; stop rather than guess.
+
+Per card: the shoe feeds it to the read station; the camera reads it (an unreadable card, a back,
+an empty window, a duplicate or a foreign card stops the deal with a prompt for the operator);
+the plan names the pocket; the read is logged; the shoe routes it; its delivery is logged. Every
+machine event reaches the log before the loop acts on it (the driver hands each one over first).
+
+Every logged step has an idempotency key under the deal's own key, so a resumed deal never logs a
+step twice and starts again at the exact card: the delivered cards come back from the log, the
+shoe's status says whether a card is waiting at the station, and a card that was routed just
+before the host stopped is recognised from the pocket counts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..cards import Card, Seat
+from ..events import CardDelivered, CardRead, Event, HandStarted, MachineFault
+from ..log import EventLog
+from ..vision.reading import Reading
+from .deal_plan import DealPlan, PlanRefusal
+from .driver import HostState, Shoe
+from .errors import ShoeFault
+from .protocol import POCKET_NAMES
+from .virtual_camera import StationCamera
+
+DEAL_KEY_PREFIX = "shoe-deal:"
+READ_SOURCE = "shoe-station"
+
+
+class DeckCheckLike(Protocol):
+    """``scanner.vision.deckcheck.DeckCheck``: ok, duplicate, foreign or deck-complete."""
+
+    def add(self, reading: Reading) -> str: ...
+
+
+@dataclass
+class DealResult:
+    """What ``deal-deck`` prints: the deal's status, the pockets as logged, and why it stopped."""
+
+    status: str
+    pockets: dict[str, list[str]]
+    reason: str = ""
+    prompt: str = ""
+    position: int = 0
+    retransmits: int = 0
+    resumable: bool = False
+    machine: str = ""
+    deal: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "pockets": self.pockets, "reason": self.reason,
+                "prompt": self.prompt, "position": self.position,
+                "retransmits": self.retransmits, "resumable": self.resumable,
+                "machine": self.machine, "deal": self.deal}
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str, prompt: str, resumable: bool) -> None:
+        super().__init__(prompt)
+        self.reason = reason
+        self.prompt = prompt
+        self.resumable = resumable
+
+
+# Why a reading stops the deal, and what the operator is asked to do. Keyed by what was seen.
+READING_STOPS: dict[str, tuple[str, str]] = {
+    "none": ("no-card", "the shoe reports a card at the read station but the camera sees none: "
+             "check the camera and the station window, then resume"),
+    "down": ("face-down", "the card is face down: take it from the read station, turn it face up, "
+             "put it back, then resume"),
+    "unreadable": ("unreadable", "the camera cannot read it: check it by eye, clean the window or "
+                   "the card, put it back, then resume"),
+}
+DECK_CHECK_STOPS: dict[str, tuple[str, str]] = {
+    "duplicate": ("duplicate", "this card was already dealt in this deck: take it out of the read "
+                  "station and call the director (Law 6D1 / pinochle: the deck is wrong)"),
+    "foreign": ("foreign", "this card does not belong to this deck: take it out of the read "
+                "station and call the director"),
+}
+
+
+@dataclass
+class ShoeDeal:
+    """One deck dealt by one shoe into its four pockets, logged under one HandStarted."""
+
+    shoe: Shoe
+    camera: StationCamera
+    plan: DealPlan
+    log: EventLog
+    deck_check_factory: Callable[[], DeckCheckLike]
+    hand: HandStarted
+    deal_key: str = ""
+    delivered: list[tuple[Card, Seat]] = field(default_factory=list)
+
+    # -- log keys ------------------------------------------------------------------------------
+
+    def _key(self, *parts: object) -> str:
+        return ":".join([self.deal_key, *map(str, parts)])
+
+    def _append_once(self, event: Event, key: str) -> None:
+        # A machine event seen twice (a duplicated frame) may differ in the host state it
+        # carries; the first record stands.
+        if self.log.seq_of(key) is None:
+            self.log.append(event, key=key)
+
+    def machine_event(self, event: MachineFault, key: str) -> None:
+        """The driver's sink: each machine event is logged before the driver goes on."""
+        self._append_once(event, self._key("machine", key))
+
+    # -- start or resume ------------------------------------------------------------------------
+
+    def start(self, token: str | None = None) -> None:
+        """Log the HandStarted under a fresh key and zero the pocket counts."""
+        token = token or uuid.uuid4().hex
+        hand_seq = self.log.append(self.hand, key=DEAL_KEY_PREFIX + token)
+        self.deal_key = f"shoe:{hand_seq}"
+        self.shoe.on_event = self.machine_event
+        self.shoe.clear_counts()
+
+    def resume_from(self, hand_seq: int) -> None:
+        self.deal_key = f"shoe:{hand_seq}"
+        self.shoe.on_event = self.machine_event
+        self.delivered = self._delivered_from_log()
+
+    def _delivered_from_log(self) -> list[tuple[Card, Seat]]:
+        delivered: list[tuple[Card, Seat]] = []
+        while True:
+            seq = self.log.seq_of(self._key(len(delivered), "delivered"))
+            if seq is None:
+                return delivered
+            event = _event_at(self.log, seq)
+            if not isinstance(event, CardDelivered) or event.card is None:
+                raise ValueError(f"log entry {seq} under {self.deal_key} is not a delivery")
+            delivered.append((event.card, event.to))
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def run(self) -> DealResult:
+        deck_check = self.deck_check_factory()
+        for card, _ in self.delivered:
+            deck_check.add(Reading("up", card, 1.0))
+        try:
+            self._recover()
+            while len(self.delivered) < self.plan.deck.size:
+                self._deal_one(deck_check)
+            self._check_end()
+        except _Stop as stop:
+            return self._result("stopped", stop.reason, stop.prompt, stop.resumable)
+        except ShoeFault as fault:
+            position = len(self.delivered) + 1
+            self._append_once(MachineFault(fault.kind, fault.message, fault.machine.state),
+                              self._key(len(self.delivered), "stop", fault.kind,
+                                        self.shoe.counters.actions))
+            return self._result("stopped", fault.kind,
+                                f"card {position}: {fault.message}", fault.resumable)
+        return self._result("complete", "", "", False)
+
+    def _recover(self) -> None:
+        """Put the shoe back to work after a stop: clear its fault, settle a half-done card."""
+        self.shoe.refresh()
+        if self.shoe.state is HostState.FAULT:
+            self.shoe.resume()
+        position = len(self.delivered)
+        last_read = self._last_read(position)
+        if self.shoe.state is HostState.IDLE and last_read is not None \
+                and last_read.card is not None:
+            self._settle_routed_card(position, last_read.card)
+
+    def _settle_routed_card(self, position: int, card: Card) -> None:
+        """The card at ``position`` was read but its delivery is not in the log: the pockets'
+        counts say whether the shoe dropped it before the host stopped."""
+        logged = Counter(seat.value for _, seat in self.delivered)
+        counted = self.shoe.counts
+        grown = [p for p in POCKET_NAMES if counted[p] == logged[p] + 1]
+        others_match = all(counted[p] == logged[p] for p in POCKET_NAMES if p not in grown)
+        if len(grown) == 1 and others_match:
+            pocket = Seat(grown[0])
+            self._log_delivery(position, card, pocket)
+
+    def _deal_one(self, deck_check: DeckCheckLike) -> None:
+        position = len(self.delivered)
+        if self.shoe.state is HostState.IDLE:
+            self.shoe.feed()
+        reading = self.camera.look()
+        attempt = self._reads_logged(position)
+        card = reading.card if reading.face == "up" else None
+        self.log.append(CardRead(card, reading.face, float(reading.confidence), READ_SOURCE),
+                        key=self._key(position, "read", attempt))
+        where = f"card {position + 1} of {self.plan.deck.size}"
+        if reading.face != "up" or reading.card is None:
+            seen = "unreadable" if reading.face == "up" else reading.face
+            reason, remedy = READING_STOPS[seen]
+            raise _Stop(reason, f"{where}: {remedy}", True)
+        verdict = deck_check.add(reading)
+        if verdict in DECK_CHECK_STOPS:
+            reason, remedy = DECK_CHECK_STOPS[verdict]
+            raise _Stop(reason, f"{where}: read {reading.card}: {remedy}", False)
+        try:
+            pocket = self.plan.pocket_for(position, reading.card,
+                                          [c for c, _ in self.delivered])
+        except PlanRefusal as exc:
+            raise _Stop("not-in-plan", f"{where}: {exc}: take it out of the read station and "
+                        "check the deck against the deal", False) from None
+        self.shoe.route(pocket)
+        self._log_delivery(position, reading.card, pocket)
+
+    def _log_delivery(self, position: int, card: Card, pocket: Seat) -> None:
+        self.log.append(CardDelivered(card, pocket), key=self._key(position, "delivered"))
+        self.delivered.append((card, pocket))
+
+    def _reads_logged(self, position: int) -> int:
+        n = 0
+        while self.log.seq_of(self._key(position, "read", n)) is not None:
+            n += 1
+        return n
+
+    def _last_read(self, position: int) -> CardRead | None:
+        n = self._reads_logged(position)
+        if n == 0:
+            return None
+        seq = self.log.seq_of(self._key(position, "read", n - 1))
+        event = _event_at(self.log, seq) if seq is not None else None
+        return event if isinstance(event, CardRead) else None
+
+    def _check_end(self) -> None:
+        self.shoe.refresh()
+        logged = Counter(seat.value for _, seat in self.delivered)
+        counted = self.shoe.counts
+        if any(counted[p] != logged[p] for p in POCKET_NAMES):
+            raise _Stop("count-mismatch",
+                        "the pockets' break-beam counts "
+                        + " ".join(f"{p}:{counted[p]}" for p in POCKET_NAMES)
+                        + " differ from the log "
+                        + " ".join(f"{p}:{logged[p]}" for p in POCKET_NAMES)
+                        + ": count the pockets by hand before anyone picks up a hand", False)
+
+    def _result(self, status: str, reason: str, prompt: str, resumable: bool) -> DealResult:
+        pockets: dict[str, list[str]] = {p: [] for p in POCKET_NAMES}
+        for card, seat in self.delivered:
+            pockets[seat.value].append(str(card))
+        return DealResult(status, pockets, reason, prompt, len(self.delivered),
+                          self.shoe.retransmits, resumable, self.shoe.machine.describe(),
+                          self.deal_key)
+
+
+def _event_at(log: EventLog, seq: int) -> Event | None:
+    for found, event in log.replay(from_seq=seq):
+        return event if found == seq else None
+    return None
+
+
+def latest_shoe_deal(log: EventLog) -> tuple[int, HandStarted] | None:
+    """The last deal a shoe started in this log, with the sequence number of its HandStarted."""
+    row = log.connection.execute(
+        "SELECT seq FROM events WHERE key LIKE ? ORDER BY seq DESC LIMIT 1",
+        (DEAL_KEY_PREFIX + "%",)).fetchone()
+    if row is None:
+        return None
+    event = _event_at(log, int(row[0]))
+    return (int(row[0]), event) if isinstance(event, HandStarted) else None
+
+
+def deal_deck(shoe: Shoe, camera: StationCamera, plan: DealPlan, log: EventLog, *,
+              hand: HandStarted, deck_check_factory: Callable[[], DeckCheckLike],
+              resume: bool = True) -> DealResult:
+    """Deal one deck through a connected shoe; resume the log's unfinished deal if it is the
+    same hand (game and dealer), otherwise start a new one.
+
+    ``plan`` decides each card's pocket (``LiveDeal`` for the game's order, ``TargetDeal`` for a
+    board's hands). Returns a complete result, or a stopped one whose prompt says which card,
+    what was read and what to do; calling again with the same log resumes at that card.
+    """
+    deal = ShoeDeal(shoe, camera, plan, log, deck_check_factory, hand)
+    previous = latest_shoe_deal(log) if resume else None
+    if previous is not None and _same_hand(previous[1], hand):
+        deal.resume_from(previous[0])
+        if len(deal.delivered) < plan.deck.size:
+            return deal.run()
+    deal = ShoeDeal(shoe, camera, plan, log, deck_check_factory, hand)
+    deal.start()
+    return deal.run()
+
+
+def _same_hand(logged: HandStarted, wanted: HandStarted) -> bool:
+    return (logged.game, logged.dealer, logged.packet) == (wanted.game, wanted.dealer,
+                                                          wanted.packet)
