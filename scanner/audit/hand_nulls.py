@@ -24,9 +24,12 @@ from .distribution import Distribution
 BIG_FIT = 10  # cards in one suit held by a partnership: the director's "six or seven" deals
 
 
+SHORTNESS_BONUS = {0: 2, 1: 1}  # a void, a singleton
+
+
 def suit_freakness(length: int) -> int:
     """Pavlicek's freakness of one suit in one hand: distance from 3-4, plus void/singleton."""
-    return max(0, length - 4) + max(0, 3 - length) + {0: 2, 1: 1}.get(length, 0)
+    return max(0, length - 4) + max(0, 3 - length) + SHORTNESS_BONUS.get(length, 0)
 
 
 def hand_freakness(lengths: Sequence[int]) -> int:
@@ -62,42 +65,52 @@ def deal_null(suit_size: int = 13, hand_size: int = 13) -> DealNull:
     freak = np.array([sum(suit_freakness(x) for x in row) for row in splits])
     fit = (splits[:, 0] + splits[:, 2] >= BIG_FIT) | (splits[:, 1] + splits[:, 3] >= BIG_FIT)
 
-    # Half-tables: two suits at once, keyed by the four hands' running totals.
+    # Half-tables: two suits at once, keyed by the four hands' running totals. Only totals
+    # that leave room in every hand can meet a complementary half-table.
     i, j = np.meshgrid(np.arange(len(splits)), np.arange(len(splits)), indexing="ij")
     i, j = i.ravel(), j.ravel()
     totals = splits[i] + splits[j]
-    base = 2 * suit_size + 1
+    room = (totals <= hand_size).all(axis=1)
+    i, j, totals = i[room], j[room], totals[room]
+    base = hand_size + 1
     key = ((totals[:, 0] * base + totals[:, 1]) * base + totals[:, 2]) * base + totals[:, 3]
-    max_freak = int(freak.max()) * 2 + 1
-    cell = (key * max_freak + freak[i] + freak[j]) * 2 + (fit[i] | fit[j])
+    keys, row = np.unique(key, return_inverse=True)
+    width = int(freak.max()) * 2 + 1
+    cell = (row * width + freak[i] + freak[j]) * 2 + (fit[i] | fit[j])
     half = np.bincount(cell, weights=weight[i] * weight[j],
-                       minlength=base ** 4 * max_freak * 2).reshape(base ** 4, max_freak, 2)
+                       minlength=len(keys) * width * 2).reshape(len(keys), width, 2)
 
-    # Join each half-table with the one whose totals bring every hand to hand_size.
-    width = 2 * max_freak - 1
-    freak_counts = np.zeros(width)
-    fit_free = np.zeros(width)
-    for totals_key in np.unique(key):
-        t = np.array(np.unravel_index(totals_key, (base,) * 4))
-        rest = hand_size - t
-        if (rest < 0).any() or (rest > 2 * suit_size).any():
-            continue
-        other = np.ravel_multi_index(tuple(rest), (base,) * 4)
-        a, b = half[totals_key], half[other]
-        freak_counts += np.convolve(a.sum(axis=1), b.sum(axis=1))
-        fit_free += np.convolve(a[:, 0], b[:, 0])
+    # Join each half-table with the one whose totals bring every hand to hand_size:
+    # totals t and hand_size - t, whose key is the all-hand_size key minus t's.
+    full = ((hand_size * base + hand_size) * base + hand_size) * base + hand_size
+    other = np.minimum(np.searchsorted(keys, full - keys), len(keys) - 1)
+    meets = keys[other] == full - keys
+    everything, fit_free = half.sum(axis=2), half[:, :, 0]
+    freak_counts = _sum_of_products(everything[meets], everything[other[meets]])
+    no_fit_counts = _sum_of_products(fit_free[meets], fit_free[other[meets]])
     total = freak_counts.sum()
     expected = factorial(4 * suit_size) / factorial(hand_size) ** 4
     if not np.isclose(total, expected, rtol=1e-9):
         raise ArithmeticError(f"deal null counts {total:.6g} deals, expected {expected:.6g}")
-    return DealNull(Distribution.from_weights(freak_counts), float(1.0 - fit_free.sum() / total))
+    big_fit = float(1.0 - no_fit_counts.sum() / total)
+    return DealNull(Distribution.from_weights(freak_counts), big_fit)
 
 
+def _sum_of_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum over rows u of the polynomial product a[u] * b[u] (coefficients by freakness)."""
+    outer = np.einsum("uf,ug->fg", a, b)
+    flipped = outer[:, ::-1]
+    size = outer.shape[0]
+    return np.array([np.trace(flipped, offset=size - 1 - k) for k in range(2 * size - 1)])
+
+
+@cache
 def session_freakness_null(boards: int) -> Distribution:
     """Total freakness of ``boards`` independent random bridge deals."""
     return deal_null().freakness.sum_of(boards)
 
 
+@cache
 def session_big_fit_null(boards: int) -> Distribution:
     """Number of deals, out of ``boards``, in which a partnership holds a 10+ card fit."""
     p = deal_null().big_fit

@@ -16,7 +16,12 @@ from typing import Any
 from ..cards import BRIDGE_52, Card, DeckSpec, Suit
 from . import statistics as stat
 from .distribution import Distribution
-from .hand_nulls import session_big_fit_null, session_freakness_null
+from .hand_nulls import (
+    hand_freakness,
+    has_big_fit,
+    session_big_fit_null,
+    session_freakness_null,
+)
 from .order_nulls import (
     Component,
     folded_rising_sequences_null,
@@ -161,9 +166,9 @@ def hand_tests(boards: Sequence[Sequence[Sequence[Card]]], numbers: Sequence[int
     operator who must not see the hands something about their shapes.
     """
     scope = {"boards": len(boards)}
-    freakness = [stat.deal_freakness(hands) for hands in boards]
-    fits = [str(n) for n, hands in zip(numbers, boards, strict=True)
-            if stat.deal_has_big_fit(hands)]
+    tables = [stat.shape(hands) for hands in boards]
+    freakness = [sum(hand_freakness(lengths) for lengths in table) for table in tables]
+    fits = [str(n) for n, table in zip(numbers, tables, strict=True) if has_big_fit(table)]
     per_board = dict(zip(map(str, numbers), freakness, strict=True))
     return [
         TestResult("session-freakness", sum(freakness), "two-sided",
