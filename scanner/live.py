@@ -10,8 +10,9 @@ the state is folded again from the log. Readers wait on ``wait_for_change`` and 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol, TypeVar
 
 from .events import Event
 
@@ -40,24 +41,49 @@ class Game(Protocol):
 
 
 class EventSink(Protocol):
+    session: str
+
     def append(self, event: Event, key: str | None = None) -> int: ...
 
-    def replay(self) -> Iterable[tuple[int, Event]]: ...
+    def replay(self, from_seq: int = 0, session: str | None = None,
+               ) -> Iterable[tuple[int, Event]]: ...
+
+    def close(self) -> None: ...
+
+
+T = TypeVar("T")
 
 
 class LiveTable:
-    """One table's log and state, safe to share between the web server's threads."""
+    """One table's log and state, safe to share between the web server's threads.
 
-    def __init__(self, log: EventSink, game: Game) -> None:
-        self._log = log
+    A SQLite connection belongs to the thread that opened it, so the log is opened, used and
+    closed on one dedicated thread; callers from any thread wait for it there.
+    """
+
+    def __init__(self, open_log: Callable[[], EventSink], game: Game) -> None:
+        self._io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablescan-log")
+        self._log = self._on_log_thread(open_log)
         self._game = game
         self._changed = threading.Condition()
         self._events: list[Event] = []
         self._version = 0
-        for seq, event in log.replay():
+        for seq, event in self._on_log_thread(
+                lambda: list(self._log.replay(session=self._log.session))):
             self._events.append(event)
             self._version = seq
         self._state = game.fold(self._events)
+
+    @property
+    def session(self) -> str:
+        return self._log.session
+
+    def close(self) -> None:
+        self._on_log_thread(self._log.close)
+        self._io.shutdown()
+
+    def _on_log_thread(self, work: Callable[[], T]) -> T:
+        return self._io.submit(work).result()
 
     def snapshot(self) -> tuple[int, dict[str, Any]]:
         with self._changed:
@@ -91,7 +117,8 @@ class LiveTable:
         if not events:
             return
         for i, event in enumerate(events):
-            seq = self._log.append(event, key=f"{key}/{i}" if key else None)
+            event_key = f"{key}/{i}" if key else None
+            seq = self._on_log_thread(lambda e=event, k=event_key: self._log.append(e, key=k))
             if seq <= self._version:
                 continue  # the log already held this keyed event: a retransmission, not news
             self._version = seq
