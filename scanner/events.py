@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar, Literal, get_type_hints
 
 from .cards import Card, CardError, Seat, Suit, parse_card, parse_seat
@@ -218,6 +219,12 @@ def _decode(cls: type[Event], name: str, hint: Any, value: Any) -> Any:
     return value
 
 
+@cache
+def _type_hints(cls: type[Event]) -> dict[str, Any]:
+    # get_type_hints re-evaluates every annotation on each call: most of the cost of decoding.
+    return get_type_hints(cls)
+
+
 def event_from_dict(obj: Any) -> Event:
     """Build an event from its JSON object; raise EventError naming the bad field."""
     if not isinstance(obj, dict):
@@ -226,7 +233,7 @@ def event_from_dict(obj: Any) -> Event:
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EventError(f"unknown event type {kind!r}; known: {sorted(EVENT_TYPES)}")
-    hints = get_type_hints(cls)
+    hints = _type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = set(obj) - set(fields) - {"type"}
     if unknown:
