@@ -33,6 +33,9 @@ _QS = _SLOT[Card(Rank.Q, Suit.S)]
 _KS = _SLOT[Card(Rank.K, Suit.S)]
 _JD = _SLOT[Card(Rank.J, Suit.D)]
 _MAX_COPIES = max(n for _, n in PINOCHLE_48.counts)
+_SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_INDEX = {suit: i for i, suit in enumerate(_SUITS)}
+_SUIT_BASES = tuple(i * 6 for i in range(len(_SUITS)))
 
 SIDES: dict[str, tuple[Seat, Seat]] = {"NS": (Seat.N, Seat.S), "EW": (Seat.E, Seat.W)}
 
@@ -123,17 +126,25 @@ class MeldItem(NamedTuple):
 
     @property
     def name(self) -> str:
-        template = _NAMES[self.kind][self.level - 1]
-        return template.format(
-            suit=_SUIT_SINGULAR[self.suit] if self.suit else "",
-            extra={Rank.K: "king", Rank.Q: "queen"}.get(self.extra, ""))
+        return _meld_text(self.kind, self.suit, self.level, self.extra)[0]
 
     @property
     def cards(self) -> tuple[Card, ...]:
         return _meld_cards(self.kind, self.suit, self.level, self.extra)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "points": self.points, "cards": [str(c) for c in self.cards]}
+        name, cards = _meld_text(self.kind, self.suit, self.level, self.extra)
+        return {"name": name, "points": self.points, "cards": list(cards)}
+
+
+@cache
+def _meld_text(kind: str, suit: Suit | None, level: int,
+               extra: Rank | None) -> tuple[str, tuple[str, ...]]:
+    """A meld's display name and its cards as text (there are only a few hundred of them)."""
+    name = _NAMES[kind][level - 1].format(
+        suit=_SUIT_SINGULAR[suit] if suit else "",
+        extra={Rank.K: "king", Rank.Q: "queen"}.get(extra, ""))
+    return name, tuple(str(c) for c in _meld_cards(kind, suit, level, extra))
 
 
 class Meld(NamedTuple):
@@ -153,59 +164,77 @@ class Meld(NamedTuple):
 
 def evaluate_counts(counts: Counts, trump: Suit,
                     options: TableOptions = DEFAULT_OPTIONS) -> Meld:
-    """Meld for a hand given as 24 counts (see ``hand_counts``)."""
+    """Meld for a hand given as 24 counts (see ``hand_counts``).
+
+    Written as plain indexing over the vector: this runs for every player on every trump
+    the page or the demo considers (bench/pinochle_meld.py).
+    """
     scale = options.meld_scale.values
     optional = options.optional_melds
     items: list[MeldItem] = []
-
-    def add(kind: str, suit: Suit | None, level: int, extra: Rank | None = None) -> None:
-        if level > 0:
-            items.append(MeldItem(kind, suit, level, scale[kind][level - 1], extra))
+    t = _SUIT_INDEX[trump]
 
     # Class A: in trump, the run takes one K and one Q; the rest pair into royal marriages.
-    base = trump.index * 6
-    trump_counts = counts[base:base + 6]
-    runs = min(trump_counts[r] for r in RUN_RANKS)
-    marriages = {suit: min(counts[suit.index * 6 + _K], counts[suit.index * 6 + _Q])
-                 for suit in Suit}
-    marriages[trump] -= runs
+    base = t * 6
+    runs = min(counts[base], counts[base + 1], counts[base + 2], counts[base + 3],
+               counts[base + 4])
+    marriages = [min(counts[s + _K], counts[s + _Q]) for s in _SUIT_BASES]
+    marriages[t] -= runs
 
     # Class B: an around needs one copy of its rank in every suit.
-    arounds = {kind: min(counts[s * 6 + rank] for s in range(4)) for kind, rank in AROUNDS}
+    arounds = [min(counts[r], counts[r + 6], counts[r + 12], counts[r + 18])
+               for _, r in AROUNDS]
 
-    # Single kings and queens around already put a K and a Q in every suit.
-    roundhouse = ("roundhouse" in optional and runs < 2
-                  and arounds["kings-around"] == arounds["queens-around"] == 1)
-    if roundhouse:
-        # A marriage in every suit is both arounds of K and Q and one marriage per suit.
-        add("roundhouse-with-run" if runs else "roundhouse", trump if runs else None, 1)
-        arounds["kings-around"] = arounds["queens-around"] = 0
-        for suit in Suit:
-            if not (suit == trump and runs):
-                marriages[suit] -= 1
-        runs = 0
-    elif runs == 1 and "run-with-extra-royal" in optional and marriages[trump] == 0:
-        extra = next((RANKS[r] for r in (_K, _Q) if trump_counts[r] == 2), None)
-        if extra is not None:
-            add("run-with-extra-royal", trump, 1, extra)
-            runs = 0
-    add("run", trump, runs)
-    add("royal-marriage", trump, marriages[trump])
-    for suit in Suit:
-        if suit != trump:
-            add("marriage", suit, marriages[suit])
-    add("dix", trump, trump_counts[_9])
-
-    for kind, _rank in AROUNDS:
-        add(kind, None, arounds[kind])
+    if optional:
+        runs = _optional_class_a(counts, trump, runs, marriages, arounds, optional, items,
+                                 scale)
+    if runs:
+        items.append(MeldItem("run", trump, runs, scale["run"][runs - 1]))
+    for s, level in enumerate(marriages):
+        if level:
+            kind = "royal-marriage" if s == t else "marriage"
+            items.append(MeldItem(kind, _SUITS[s], level, scale[kind][level - 1]))
+    dix = counts[base + _9]
+    if dix:
+        items.append(MeldItem("dix", trump, dix, scale["dix"][dix - 1]))
+    for (kind, _), level in zip(AROUNDS, arounds, strict=True):
+        if level:
+            items.append(MeldItem(kind, None, level, scale[kind][level - 1]))
 
     # Class C: Q♠ J♦, its own class, so it shares cards with marriages and arounds freely.
     pinochles = min(counts[_QS], counts[_JD])
     if pinochles == 1 and "grand-pinochle" in optional and counts[_KS]:
-        add("grand-pinochle", None, 1)
-    else:
-        add("pinochle", None, pinochles)
+        items.append(MeldItem("grand-pinochle", None, 1, scale["grand-pinochle"][0]))
+    elif pinochles:
+        items.append(MeldItem("pinochle", None, pinochles, scale["pinochle"][pinochles - 1]))
     return Meld(trump, tuple(items))
+
+
+def _optional_class_a(counts: Counts, trump: Suit, runs: int, marriages: list[int],
+                      arounds: list[int], optional: frozenset[str], items: list[MeldItem],
+                      scale: Mapping[str, tuple[int, int]]) -> int:
+    """Roundhouse and run-with-extra-royal: they absorb melds, so return the runs left."""
+    t = _SUIT_INDEX[trump]
+    kings, queens = arounds[1], arounds[2]
+    # Single kings and queens around already put a K and a Q in every suit.
+    if "roundhouse" in optional and runs < 2 and kings == queens == 1:
+        # A marriage in every suit is both arounds of K and Q and one marriage per suit;
+        # with a run, the run stands in for the trump marriage.
+        kind = "roundhouse-with-run" if runs else "roundhouse"
+        items.append(MeldItem(kind, trump if runs else None, 1, scale[kind][0]))
+        arounds[1] = arounds[2] = 0
+        for s in range(4):
+            if not (s == t and runs):
+                marriages[s] -= 1
+        return 0
+    if runs == 1 and "run-with-extra-royal" in optional and marriages[t] == 0:
+        base = t * 6
+        extra = next((RANKS[r] for r in (_K, _Q) if counts[base + r] == 2), None)
+        if extra is not None:
+            items.append(MeldItem("run-with-extra-royal", trump, 1,
+                                  scale["run-with-extra-royal"][0], extra))
+            return 0
+    return runs
 
 
 def evaluate(cards: Iterable[Card], trump: Suit, options: TableOptions = DEFAULT_OPTIONS) -> Meld:
