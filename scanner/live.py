@@ -1,10 +1,11 @@
 """A live table: the event log, the game state folded from it, and a signal when it changes.
 
-Everything that changes the table (an operator's bid from the web page, a card from the shoe,
-the demo's scripted players) goes through ``act`` or ``record``: the game checks the action
-against its rules, the events are appended to the log (durable before anyone sees them), and
-the state is folded again from the log. Readers wait on ``wait_for_change`` and read a
-``snapshot``; a reader that was away catches up from the version (the log's sequence number).
+The log is the only source of truth. An operator's action goes through ``act``: the game
+checks it against its rules and only then is it appended. Facts from the table (cards read
+and delivered by the shoe's dealing loop, possibly in another thread or process) are appended
+to the same log by whoever saw them; the live table follows the log and folds in whatever
+its sitting gained. Readers wait on ``wait_for_change`` and read a ``snapshot``; a reader
+that was away catches up from the version (the log's sequence number).
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ class EventSink(Protocol):
 
 T = TypeVar("T")
 
+# How often the live table looks for events other writers appended. Well inside the page's
+# 100 ms event-to-screen budget, and a cheap indexed query on an idle log.
+FOLLOW_INTERVAL = 0.02
+
 
 class LiveTable:
     """One table's log and state, safe to share between the web server's threads.
@@ -61,26 +66,47 @@ class LiveTable:
     closed on one dedicated thread; callers from any thread wait for it there.
     """
 
-    def __init__(self, open_log: Callable[[], EventSink], game: Game) -> None:
+    def __init__(self, open_log: Callable[[], EventSink], game: Game,
+                 follow_interval: float = FOLLOW_INTERVAL) -> None:
         self._io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablescan-log")
         self._log = self._on_log_thread(open_log)
         self._game = game
         self._changed = threading.Condition()
         self._events: list[Event] = []
         self._version = 0
-        for seq, event in self._on_log_thread(
-                lambda: list(self._log.replay(session=self._log.session))):
-            self._events.append(event)
-            self._version = seq
         self._state = game.fold(self._events)
+        self._catch_up()
+        self._closed = threading.Event()
+        self._follower = threading.Thread(target=self._follow, args=(follow_interval,),
+                                          name="tablescan-follow", daemon=True)
+        self._follower.start()
 
     @property
     def session(self) -> str:
         return self._log.session
 
     def close(self) -> None:
+        self._closed.set()
+        self._follower.join()
         self._on_log_thread(self._log.close)
         self._io.shutdown()
+
+    def _follow(self, interval: float) -> None:
+        while not self._closed.wait(interval):
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Fold in what other writers appended to this sitting since our version."""
+        with self._changed:
+            after = self._version + 1
+            fresh = self._on_log_thread(
+                lambda: list(self._log.replay(from_seq=after, session=self._log.session)))
+            if not fresh:
+                return
+            self._events.extend(event for _, event in fresh)
+            self._version = fresh[-1][0]
+            self._state = self._game.fold(self._events)
+            self._changed.notify_all()
 
     def _on_log_thread(self, work: Callable[[], T]) -> T:
         return self._io.submit(work).result()
@@ -114,14 +140,9 @@ class LiveTable:
             return self._version
 
     def _append(self, events: list[Event], key: str | None = None) -> None:
-        if not events:
-            return
         for i, event in enumerate(events):
             event_key = f"{key}/{i}" if key else None
-            seq = self._on_log_thread(lambda e=event, k=event_key: self._log.append(e, key=k))
-            if seq <= self._version:
-                continue  # the log already held this keyed event: a retransmission, not news
-            self._version = seq
-            self._events.append(event)
-        self._state = self._game.fold(self._events)
-        self._changed.notify_all()
+            self._on_log_thread(lambda e=event, k=event_key: self._log.append(e, key=k))
+        # Read back from the log rather than trusting our own list: another writer may have
+        # appended in between, and a keyed retransmission appends nothing.
+        self._catch_up()
