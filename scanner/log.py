@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -173,23 +173,40 @@ class EventLog:
         With a ``key`` already in the log, nothing is written and the first sequence number is
         returned; the same key with a different event is an error, not a silent overwrite.
         """
-        body = _validated_body(event)
-        if key is not None and not isinstance(key, str):
-            raise LogError(f"idempotency key must be text, not {key!r}")
-        with self.transaction():
-            if key is not None:
-                row = self._conn.execute("SELECT seq, body FROM events WHERE key = ?",
-                                         (key,)).fetchone()
-                if row is not None:
-                    if row[1] != body:
-                        raise LogError(f"key {key!r} is already logged (seq {row[0]}) with a "
-                                       f"different event: {row[1]}")
-                    return int(row[0])
-            session = self._ensure_session()
-            cursor = self._conn.execute(
-                "INSERT INTO events (session, key, type, body, logged_at) VALUES (?, ?, ?, ?, ?)",
-                (session, key, event.type, body, utc_now()))
-            return int(cursor.lastrowid or 0)
+        return self.append_many([event], [key])[0]
+
+    def append_many(self, events: Sequence[Event], keys: Sequence[str | None] | None = None,
+                    ) -> list[int]:
+        """Log several events in one durable commit (one sync for all); their seqs in order.
+
+        All or nothing: every event is validated before anything is written, and a key
+        conflict rolls the whole batch back.
+        """
+        keys = [None] * len(events) if keys is None else list(keys)
+        if len(keys) != len(events):
+            raise LogError(f"{len(events)} events but {len(keys)} keys")
+        bodies = [_validated_body(event) for event in events]
+        for key in keys:
+            if key is not None and not isinstance(key, str):
+                raise LogError(f"idempotency key must be text, not {key!r}")
+        now = utc_now()
+        with self.transaction() as conn:
+            return [self._insert(conn, event.type, body, key, now)
+                    for event, body, key in zip(events, bodies, keys, strict=True)]
+
+    def _insert(self, conn: sqlite3.Connection, kind: str, body: str, key: str | None,
+                now: str) -> int:
+        if key is not None:
+            row = conn.execute("SELECT seq, body FROM events WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                if row[1] != body:
+                    raise LogError(f"key {key!r} is already logged (seq {row[0]}) with a "
+                                   f"different event: {row[1]}")
+                return int(row[0])
+        cursor = conn.execute(
+            "INSERT INTO events (session, key, type, body, logged_at) VALUES (?, ?, ?, ?, ?)",
+            (self._ensure_session(), key, kind, body, now))
+        return int(cursor.lastrowid or 0)
 
     def replay(self, from_seq: int = 0, session: str | None = None,
                ) -> Iterator[tuple[int, Event]]:

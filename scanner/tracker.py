@@ -167,10 +167,15 @@ class DealTracker:
         self.packet = packet
         self.hands: dict[Seat, list[Card | str | None]] = {seat: [] for seat in Seat}
         self._hand_size = rules.deck.hand_size
-        self._allowed = dict(rules.deck.counts)
-        self._seen: dict[Card, int] = {}
-        self._dealt_cards: list[Card | None] = []
-        self._dealt_indexes: list[int] = []
+        # Cards and seats hash through Python-level Enum code, so the per-event path looks each
+        # up once: a card to its slot in the deck, a seat to its hand and the seat on its left.
+        self._deck_cards = [card for card, _ in rules.deck.counts]
+        self._slot = {card: i for i, card in enumerate(self._deck_cards)}
+        self._allowed = [n for _, n in rules.deck.counts]
+        self._copies = [0] * len(self._allowed)
+        self._foreign = 0
+        self._seat_info = {seat: (self.hands[seat], seat.left) for seat in Seat}
+        self._dealt: list[tuple[int, Card | None]] = []
         self._unread = 0
         self._findings: dict[tuple[str, bool], _Finding] = {}
         self._after = False
@@ -179,7 +184,9 @@ class DealTracker:
         self._checkpoint = -1
         self._next_index = 0
         self._run_seat: Seat | None = None
-        self._run_indexes: list[int] = []
+        self._next_seat = dealer.left
+        self._run_len = packet
+        self._run_start = 0
         self._run_judged = False
         self._handlers: dict[type[Event], Callable[[Any, int], None]] = {
             CardDelivered: self._on_delivery,
@@ -245,7 +252,7 @@ class DealTracker:
         """Every card read, the whole deck and nothing else, each hand full."""
         return (self._unread == 0
                 and all(len(cards) == self._hand_size for cards in self.hands.values())
-                and self._seen == self._allowed)
+                and self._foreign == 0 and self._copies == self._allowed)
 
     def known_hands(self) -> dict[Seat, list[Card]]:
         return {seat: [c for c in cards if isinstance(c, Card)]
@@ -255,49 +262,58 @@ class DealTracker:
 
     def _on_delivery(self, event: CardDelivered, index: int) -> None:
         card, seat = event.card, event.to
-        hand = self.hands[seat]
+        hand, left = self._seat_info[seat]
+        dealt = self._dealt
+        dealt.append((index, card))
         self._cards_since_check += 1
-        if self._after:
-            self._flag("late-card", [index], f"{_name(event)} to {seat} after {self.rules.marker}")
-        self._dealt_cards.append(card)
-        self._dealt_indexes.append(index)
         if card is None:
-            if event.foreign:
-                hand.append(event.foreign)
-                self._flag("foreign", [index], f"a {event.foreign} to {seat}")
-            else:
-                hand.append(None)
-                self._unread += 1
-                self._flag("unread", [index], f"the card to {seat} at event {index} was not read")
+            self._on_non_card(event, hand, index)
         else:
             hand.append(card)
-            copies = self._seen.get(card, 0) + 1
-            self._seen[card] = copies
-            allowed = self._allowed.get(card, 0)
-            if copies > allowed:
-                self._on_surplus(card, allowed, index)
+            slot = self._slot.get(card)
+            if slot is None:
+                self._foreign += 1
+                self._flag("foreign", [index],
+                           f"{card} is not part of the {self.rules.deck.name} deck")
+            else:
+                copies = self._copies[slot] + 1
+                self._copies[slot] = copies
+                if copies > self._allowed[slot]:
+                    self._on_surplus(card, self._allowed[slot])
         if len(hand) > self._hand_size:
             self._flag("count", [index],
                        f"{seat} received card {len(hand)} of a {self._hand_size}-card hand")
         if event.exposed:
             self._flag("exposed", [index], f"{_name(event)} to {seat} was dealt face up")
+        if self._after:
+            self._flag("late-card", [index], f"{_name(event)} to {seat} after {self.rules.marker}")
         if seat is self._run_seat:
-            self._run_indexes.append(index)
-            if len(self._run_indexes) == self.packet + 1:
+            self._run_len += 1
+            if self._run_len == self.packet + 1:
                 self._flag_packet(seat)
+        elif seat is self._next_seat and self._run_len == self.packet:
+            self._run_seat, self._next_seat = seat, left
+            self._run_len, self._run_start = 1, len(dealt) - 1
         else:
-            self._start_packet(seat, index)
+            self._start_packet(seat, left, index)
 
-    def _on_surplus(self, card: Card, allowed: int, index: int) -> None:
-        if allowed == 0:
-            self._flag("foreign", [index], f"{card} is not part of the {self.rules.deck.name} deck")
-            return
-        where = [i for i, c in zip(self._dealt_indexes, self._dealt_cards, strict=True)
-                 if c == card]
+    def _on_non_card(self, event: CardDelivered, hand: list[Card | str | None],
+                     index: int) -> None:
+        if event.foreign:
+            hand.append(event.foreign)
+            self._foreign += 1
+            self._flag("foreign", [index], f"a {event.foreign} to {event.to}")
+        else:
+            hand.append(None)
+            self._unread += 1
+            self._flag("unread", [index], f"the card to {event.to} at event {index} was not read")
+
+    def _on_surplus(self, card: Card, allowed: int) -> None:
+        where = [i for i, c in self._dealt if c == card]
         self._flag("extra-copy", where,
                    f"{card} dealt {len(where)} times; the deck holds {allowed}")
 
-    def _start_packet(self, seat: Seat, index: int) -> None:
+    def _start_packet(self, seat: Seat, left: Seat, index: int) -> None:
         previous = self._run_seat
         if previous is None:
             if seat is not self.dealer.left:
@@ -305,24 +321,25 @@ class DealTracker:
                            f"the first card went to {seat}, not to the dealer's left "
                            f"({self.dealer.left})")
         else:
-            if len(self._run_indexes) < self.packet and not self._run_judged:
+            if self._run_len < self.packet and not self._run_judged:
                 self._flag_packet(previous)
-            if seat is not previous.left:
+            if seat is not self._next_seat:
                 self._flag("rotation", [index],
                            f"after {previous} the next card went to {seat}, "
-                           f"not {previous.left} (clockwise)")
-        self._run_seat = seat
-        self._run_indexes = [index]
+                           f"not {self._next_seat} (clockwise)")
+        self._run_seat, self._next_seat = seat, left
+        self._run_len, self._run_start = 1, len(self._dealt) - 1
         self._run_judged = False
 
     def _flag_packet(self, seat: Seat) -> None:
         self._run_judged = True
-        size = len(self._run_indexes)
+        run = [i for i, _ in self._dealt[self._run_start:self._run_start + self._run_len]]
+        size = len(run)
         if self.packet == 1:
             detail = f"{seat} received {size} cards in a row"
         else:
             detail = f"a packet of {size} to {seat}; the agreed packet is {self.packet}"
-        self._flag("packet-size", list(self._run_indexes), detail)
+        self._flag("packet-size", run, detail)
 
     def _on_exposure(self, event: CardExposed, index: int) -> None:
         # Once the marker is passed, faces are shown on purpose (meld) or fall under the laws
@@ -352,8 +369,7 @@ class DealTracker:
     def _check_complete(self, index: int) -> None:
         self._checkpoint = index
         self._cards_since_check = 0
-        if self._run_seat is not None and not self._run_judged \
-                and len(self._run_indexes) < self.packet:
+        if self._run_seat is not None and not self._run_judged and self._run_len < self.packet:
             self._flag_packet(self._run_seat)
         self._check_counts(index)
         self._check_deck(index)
@@ -376,8 +392,9 @@ class DealTracker:
             finding.details = [summary]
 
     def _check_deck(self, index: int) -> None:
-        missing = [f"{card}" for card, n in self._allowed.items()
-                   for _ in range(n - self._seen.get(card, 0))]
+        missing = [f"{card}" for card, allowed, copies
+                   in zip(self._deck_cards, self._allowed, self._copies, strict=True)
+                   for _ in range(allowed - copies)]
         if len(missing) > self._unread:
             unread = (f"; {self._unread} unread card(s) may be {self._unread} of them"
                       if self._unread else "")
@@ -391,12 +408,12 @@ class DealTracker:
     def _check_shuffled(self) -> None:
         if any(kind == "unshuffled" for kind, _ in self._findings):
             return
-        cards = self._dealt_cards
+        cards = [card for _, card in self._dealt]
         for pattern in self.rules.sorted_patterns:
             hits = sum(1 for a, b in pairwise(cards)
                        if a is not None and b is not None and pattern.pairs(a, b))
             if hits >= pattern.min_pairs:
-                self._flag("unshuffled", list(self._dealt_indexes),
+                self._flag("unshuffled", [i for i, _ in self._dealt],
                            f"dealt from a deck {pattern.name}: {hits} of {len(cards) - 1} "
                            f"consecutive cards show it (a shuffled deck averages "
                            f"{pattern.shuffled_mean:.0f})")

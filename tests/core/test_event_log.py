@@ -164,3 +164,31 @@ def test_another_applications_database_is_refused_and_never_modified(tmp_path):
 def test_a_log_in_a_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(LogError, match="cannot open"):
         EventLog(tmp_path / "no-such-folder" / "table.sqlite")
+
+
+def test_a_batch_is_logged_in_order_under_one_commit(log):
+    seqs = log.append_many(A_HAND, [f"k{i}" for i in range(len(A_HAND))])
+    assert list(log.replay()) == list(zip(seqs, A_HAND, strict=True))
+
+
+def test_a_batch_with_one_invalid_event_writes_nothing(log):
+    with pytest.raises(EventError):
+        log.append_many([A_HAND[0], Marker("coffee")])
+    assert count_events(log.path) == 0
+
+
+def test_a_batch_with_one_conflicting_key_writes_nothing(log):
+    log.append(A_HAND[3], key="card-0")
+    with pytest.raises(LogError, match="different event"):
+        log.append_many([A_HAND[0], A_HAND[1]], keys=["start", "card-0"])
+    assert count_events(log.path) == 1
+    assert log.seq_of("start") is None
+
+
+def test_retransmitting_only_logged_events_starts_no_session(tmp_path):
+    path = tmp_path / "table.sqlite"
+    with EventLog(path) as log:
+        log.append(A_HAND[0], key="start")
+    with EventLog(path) as log:
+        log.append(A_HAND[0], key="start")
+        assert len(log.sessions()) == 1
