@@ -108,9 +108,13 @@ def _header(obj: dict[str, Any], number: int) -> HandStarted:
 def _event(obj: dict[str, Any], number: int) -> Event:
     if "type" in obj:
         try:
-            return event_from_dict(obj)
+            event = event_from_dict(obj)
         except (EventError, CardError) as exc:
             raise DealFileError(f"line {number}: {exc}") from None
+        if isinstance(event, HandStarted):
+            raise DealFileError(f"line {number}: field 'type': a deal log holds one hand; "
+                                "its header (line 1) already started it")
+        return event
     if "event" in obj:
         _refuse_unknown(obj, {"event"}, number)
         name = obj["event"]

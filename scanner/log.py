@@ -43,6 +43,7 @@ _SCHEMA = (
         body TEXT NOT NULL,
         logged_at TEXT NOT NULL
     )""",
+    # The deal history (scanner.history) shares the file, so it shares the schema version.
     """CREATE TABLE deals (
         id INTEGER PRIMARY KEY,
         hash TEXT NOT NULL,

@@ -53,6 +53,15 @@ def test_a_faulty_deal_still_exits_0_and_cites_rule_evidence_and_remedy(tmp_path
     assert out["evidence_lines"][0] == out["evidence"][0] + 2
 
 
+def test_any_event_of_the_vocabulary_may_be_written_with_its_type(tmp_path, capsys):
+    path = pinochle_log(tmp_path, ['{"card": "10h", "to": "E"}',
+                                   '{"type": "card-exposed", "card": "KS"}'])
+    _, out, _ = run(capsys, path)
+    assert out["hands"]["E"] == ["TH"]
+    exposed = [f for f in out["findings"] if "KS was exposed" in f["reason"]]
+    assert exposed and exposed[0]["evidence"] == [1]
+
+
 def test_an_unread_card_is_reported_as_null_in_its_hand(tmp_path, capsys):
     path = pinochle_log(tmp_path, ['{"card": null, "to": "E"}'])
     _, out, _ = run(capsys, path)
@@ -69,6 +78,8 @@ def test_an_unread_card_is_reported_as_null_in_its_hand(tmp_path, capsys):
     (['{"card": "AS", "to": "E", "face": "up"}'], "line 2: unknown field(s) ['face']"),
     (['{"event": "tea-break"}'], "line 2: field 'event'"),
     (['', '{"card": "AS", "to": "E"}', '[1, 2]'], "line 4: expected a JSON object"),
+    (['{"type": "hand-started", "game": "bridge", "dealer": "N"}'], "line 2: field 'type'"),
+    (['{"type": "card-exposed", "card": "AX"}'], "line 2: card-exposed: field 'card'"),
 ])
 def test_bad_input_exits_2_naming_the_line_and_field(tmp_path, capsys, lines, names):
     code, out, err = run(capsys, pinochle_log(tmp_path, lines))
