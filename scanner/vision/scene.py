@@ -16,10 +16,9 @@ import cv2
 import numpy as np
 
 from ..cards import Card
+from .render import card_alpha, render_card
 
 Face = str  # "up" | "down"
-# A card's rounded corner is about 3 mm on an 89 mm card.
-CORNER_RADIUS_OF_HEIGHT = 0.035
 
 
 @dataclass(frozen=True)
@@ -146,20 +145,10 @@ def card_corners(centre: tuple[float, float], height: float, aspect: float,
     return (local @ rotation.T + np.asarray(centre)).astype(np.float32)
 
 
-def _rounded_mask(height: int, width: int) -> np.ndarray:
-    radius = max(1, round(CORNER_RADIUS_OF_HEIGHT * height))
-    mask = np.zeros((height, width), np.uint8)
-    cv2.rectangle(mask, (radius, 0), (width - 1 - radius, height - 1), 255, -1)
-    cv2.rectangle(mask, (0, radius), (width - 1, height - 1 - radius), 255, -1)
-    for cx, cy in ((radius, radius), (width - 1 - radius, radius),
-                   (radius, height - 1 - radius), (width - 1 - radius, height - 1 - radius)):
-        cv2.circle(mask, (cx, cy), radius, 255, -1, cv2.LINE_AA)
-    return mask
-
-
-def paste_card(table: np.ndarray, card_image: np.ndarray, corners: np.ndarray,
-               shadow: float = 0.35) -> None:
-    """Draw a flat card image onto the table so its corners land on ``corners`` (in place)."""
+def paste_card(table: np.ndarray, card_image: np.ndarray, card_mask: np.ndarray,
+               corners: np.ndarray, shadow: float = 0.35) -> None:
+    """Draw a flat card (image and 0..255 outline mask) onto the table so its corners land
+    on ``corners``, with a soft shadow; in place."""
     h, w = card_image.shape[:2]
     source = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     warp = cv2.getPerspectiveTransform(source, corners.astype(np.float32))
@@ -174,7 +163,7 @@ def paste_card(table: np.ndarray, card_image: np.ndarray, corners: np.ndarray,
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ warp
     box = (x1 - x0, y1 - y0)
     face = cv2.warpPerspective(card_image, shift, box, flags=cv2.INTER_AREA)
-    alpha = cv2.warpPerspective(_rounded_mask(h, w), shift, box).astype(np.float32) / 255
+    alpha = cv2.warpPerspective(card_mask, shift, box).astype(np.float32) / 255
     region = table[y0:y1, x0:x1].astype(np.float32)
     if shadow > 0:
         blur = max(3, (round(0.04 * max(box)) | 1))
@@ -209,19 +198,21 @@ def separate_layout(rng: np.random.Generator, count: int, size: tuple[int, int],
                     gap: float = 6.0) -> list[np.ndarray]:
     """Corners of ``count`` cards at random rotations, none touching another or the edge."""
     width, height = size
-    placed: list[np.ndarray] = []
-    for _ in range(count):
-        for _attempt in range(400):
+    # Greedy placement can paint itself into a corner; start the table over when it does.
+    for _layout in range(20):
+        placed: list[np.ndarray] = []
+        for _attempt in range(300 * count):
+            if len(placed) == count:
+                return placed
             h = rng.uniform(*card_height)
             margin = h * 0.6 + gap
             centre = (rng.uniform(margin, width - margin), rng.uniform(margin, height - margin))
             corners = card_corners(centre, h, aspect, rng.uniform(0, 360))
             if not _overlaps(corners, placed, gap):
                 placed.append(corners)
-                break
-        else:
-            raise ValueError(f"cannot place {count} separate cards in {width}×{height} px")
-    return placed
+        if len(placed) == count:
+            return placed
+    raise ValueError(f"cannot place {count} separate cards in {width}×{height} px")
 
 
 def fanned_layout(rng: np.random.Generator, count: int, size: tuple[int, int],
@@ -317,11 +308,27 @@ PHOTO_PERTURBATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.nd
 
 @dataclass(frozen=True)
 class CardToPlace:
-    """A flat, upright card image (face or back) and what it shows."""
+    """A flat, upright card image (face or back), its rounded outline mask, and what it shows."""
 
     image: np.ndarray
+    mask: np.ndarray
     card: Card | None
     face: Face
+
+
+def cards_to_place(cards: Sequence[Card | None], style: str, *, seed: int,
+                   backs: Sequence[str | None] | None = None) -> list[CardToPlace]:
+    """The renderer's cards of one deck style; ``backs[i]`` names a back to show card i face down.
+
+    ``card=None`` face up is a joker.
+    """
+    backs = list(backs) if backs is not None else [None] * len(cards)
+    mask = card_alpha(style)
+    return [
+        CardToPlace(render_card(card, style, seed=seed * 1000 + i, back=back), mask, card,
+                    "down" if back is not None else "up")
+        for i, (card, back) in enumerate(zip(cards, backs, strict=True))
+    ]
 
 
 def compose_scene(
@@ -359,7 +366,7 @@ def compose_scene(
     else:
         raise ValueError(f"unknown layout {layout!r}; 'separate' or 'fanned'")
     for item, corners in zip(items, outlines, strict=True):
-        paste_card(inner, item.image, corners)
+        paste_card(inner, item.image, item.mask, corners)
     homography = tilt_homography(rng, size, tilt) if tilt > 0 else np.eye(3)
     from_table = homography @ np.array([[1, 0, -margin], [0, 1, -margin], [0, 0, 1]], np.float64)
     photo = cv2.warpPerspective(table, from_table, size, flags=cv2.INTER_LINEAR,

@@ -1,0 +1,330 @@
+"""The table view: find every card lying on a table in a photo, flatten it, and read it.
+
+Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``; rectification
+goes back to the full-resolution photo so a 12 MP picture gives the reader every pixel
+of the index. Two independent cues propose card outlines, because neither suffices
+alone: card stock brighter than its surroundings (finds white-bordered faces and backs
+on dark, wood and cloth tables) and closed edges (finds borderless backs and cards on
+light tables). A candidate must be a convex quadrilateral with a card's proportions
+that fills its outline; the reader then decides face, back, or abstain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .reading import Reading, read_card_image
+
+LOCATE_MAX_SIDE = 1280
+# Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
+# 63/89 = 0.71; perspective can push either way.
+ASPECT_RANGE = (0.50, 0.85)
+CARD_ASPECTS = (57 / 89, 63 / 89)
+MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
+MAX_CARD_AREA_FRACTION = 0.6
+MIN_FILL = 0.95  # contour area over quadrilateral area: a card misses only its rounded corners
+MAX_FILL = 1.04
+# Hull over quad: a blurred corner may bulge a little; two cards in one blob bulge a lot.
+MAX_HULL = 1.08
+MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the corner fit
+SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
+OPENING_SIZES = (9, 17)  # pixels at LOCATE_MAX_SIDE: bridges thinner than these are cut
+RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes anyway
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One card found on the table: what the reader made of it and where it lies.
+
+    ``outline`` is four (x, y) points in the photo's pixels, clockwise, starting at the
+    top-left of the card held upright (portrait).
+    """
+
+    face: str
+    card: object
+    confidence: float
+    outline: np.ndarray
+
+    def to_dict(self) -> dict:
+        return {
+            "face": self.face,
+            "card": None if self.card is None else str(self.card),
+            "confidence": round(float(self.confidence), 4),
+            "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline],
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    outline: np.ndarray  # 4×2 float32 in locate-scale pixels, clockwise
+    area: float
+    contour: np.ndarray
+    hull: np.ndarray
+
+
+# ---------------------------------------------------------------- cues
+
+
+def _white_balanced_stock(image: np.ndarray) -> np.ndarray:
+    """How much each pixel looks like card stock: bright in every channel.
+
+    Each channel is scaled by its own bright percentile first, so a warm or coloured
+    light does not hide white card under one dim channel.
+    """
+    channels = cv2.split(image)
+    balanced = []
+    for channel in channels:
+        top = float(np.percentile(channel[::8, ::8], 99.5))
+        balanced.append(cv2.convertScaleAbs(channel, alpha=255.0 / max(top, 1.0)))
+    return cv2.min(cv2.min(balanced[0], balanced[1]), balanced[2])
+
+
+def stock_mask(image: np.ndarray) -> np.ndarray:
+    """Card stock brighter than its neighbourhood: robust to a light gradient across the table."""
+    stock = _white_balanced_stock(image)
+    block = (max(image.shape[:2]) // 3) | 1
+    local = cv2.adaptiveThreshold(stock, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
+                                  block, -12)
+    _, global_bright = cv2.threshold(stock, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.bitwise_and(local, global_bright)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def edge_regions(image: np.ndarray) -> np.ndarray:
+    """Regions enclosed by strong edges: the card's outline separates it from any table.
+
+    Edges are found in each colour channel, because a navy back on a teal cloth differs
+    in hue far more than in brightness.
+    """
+    blurred = cv2.GaussianBlur(image, (5, 5), 0)
+    edges = None
+    for channel in cv2.split(blurred):
+        median = float(np.median(channel[::4, ::4]))
+        found = cv2.Canny(channel, max(10.0, 0.5 * median), max(30.0, 1.2 * median))
+        edges = found if edges is None else cv2.bitwise_or(edges, found)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    return cv2.bitwise_not(edges)
+
+
+CUES = (stock_mask, edge_regions)
+
+
+# ---------------------------------------------------------------- quadrilaterals
+
+
+def order_clockwise(points: np.ndarray) -> np.ndarray:
+    """Four points clockwise (in image coordinates) starting with the top-left-most."""
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0).astype(np.float32)
+
+
+def _side_lengths(quad: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+
+
+def initial_quad(hull: np.ndarray) -> np.ndarray:
+    """Four hull points nearest the card's corners: the farthest out along each diagonal of
+    the hull's minimum-area rectangle. Rounded corners put them slightly inside; the refit
+    moves them out to where the sides meet."""
+    rect = cv2.minAreaRect(hull)
+    centre = np.asarray(rect[0], np.float32)
+    points = hull.reshape(-1, 2).astype(np.float32) - centre
+    diagonals = cv2.boxPoints(rect).astype(np.float32) - centre
+    return np.array([points[np.argmax(points @ d)] for d in diagonals], np.float32) + centre
+
+
+def _intersect(line_a: np.ndarray, line_b: np.ndarray) -> np.ndarray | None:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = line_a, line_b
+    det = vx1 * (-vy2) - vy1 * (-vx2)
+    if abs(det) < 1e-6:
+        return None
+    t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
+    return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
+
+
+def _fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float) -> np.ndarray | None:
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = b - a
+        length = float(np.linalg.norm(direction))
+        if length < 1:
+            return None
+        direction /= length
+        normal = np.array([-direction[1], direction[0]], np.float32)
+        relative = points - a
+        along = relative @ direction
+        across = np.abs(relative @ normal)
+        near = (along > 0.15 * length) & (along < 0.85 * length) & (
+            across < tolerance * length + 2)
+        if near.sum() < 5:
+            return None
+        lines.append(cv2.fitLine(points[near], cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4))
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return None
+    return np.array(corners, np.float32)
+
+
+def refine_corners(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """Corners where the card's straight sides meet, not where its rounded corners are cut.
+
+    Each side is refit to the contour points along its middle, away from the rounding:
+    first loosely around the rough quad, then tightly around the first fit.
+    """
+    points = contour.reshape(-1, 2).astype(np.float32)
+    refined = quad
+    for tolerance in SIDE_FIT_TOLERANCES:
+        fitted = _fit_sides(refined, points, tolerance)
+        if fitted is None:
+            return refined
+        refined = fitted
+    # A refit that moves a corner far away means the sides were not straight: keep the rough.
+    if np.max(np.linalg.norm(refined - quad, axis=1)) > 0.2 * _side_lengths(quad).min() + 3:
+        return quad
+    return refined
+
+
+def rough_candidate(contour: np.ndarray, image_area: float) -> Candidate | None:
+    """A contour that might be a card: right size, four-sided hull, roughly card-shaped.
+
+    Cheap checks only; ``confirm`` does the exact corner fit for the few that pass.
+    """
+    area = cv2.contourArea(contour)
+    if not MIN_CARD_AREA_FRACTION * image_area <= area <= MAX_CARD_AREA_FRACTION * image_area:
+        return None
+    hull = cv2.convexHull(contour)
+    (_, _), (w, h), _ = cv2.minAreaRect(hull)
+    if not ASPECT_RANGE[0] <= min(w, h) / max(w, h, 1.0) <= ASPECT_RANGE[1]:
+        return None
+    # Loose here: a card under perspective fills its bounding rectangle only partly.
+    if area / max(w * h, 1.0) < MIN_RECT_FILL:
+        return None
+    return Candidate(initial_quad(hull), area, contour, hull)
+
+
+def confirm(candidate: Candidate) -> Candidate | None:
+    """The candidate with its corners refit, if it is still a card-shaped, well-filled quad."""
+    quad = order_clockwise(refine_corners(order_clockwise(candidate.outline), candidate.contour))
+    sides = _side_lengths(quad)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    if not ASPECT_RANGE[0] <= short / max(long_, 1.0) <= ASPECT_RANGE[1]:
+        return None
+    quad_area = max(cv2.contourArea(quad), 1.0)
+    fill = candidate.area / quad_area
+    # The hull check catches two cards in one blob, whose hull a loose quad cuts short.
+    if not MIN_FILL <= fill <= MAX_FILL or cv2.contourArea(candidate.hull) / quad_area > MAX_HULL:
+        return None
+    return Candidate(quad, quad_area, candidate.contour, candidate.hull)
+
+
+def _candidates_from_mask(mask: np.ndarray) -> list[Candidate]:
+    # Every boundary pixel is kept: the side refit needs points along straight sides.
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    image_area = float(mask.shape[0] * mask.shape[1])
+    found = []
+    for contour in contours:
+        candidate = rough_candidate(contour, image_area)
+        if candidate is not None:
+            found.append(candidate)
+    return found
+
+
+def _contains(outer: Candidate, point: np.ndarray) -> bool:
+    contour = outer.outline.reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
+def select_cards(candidates: list[Candidate]) -> list[Candidate]:
+    """One confirmed outline per card, largest first.
+
+    Each card is proposed by several cues, and a card's printed frame or a back's inner
+    panel is card-shaped too; anything centred inside a confirmed card is that card.
+    """
+    kept: list[Candidate] = []
+    for candidate in sorted(candidates, key=lambda c: -c.area):
+        centre = candidate.outline.mean(axis=0)
+        if any(_contains(other, centre) for other in kept):
+            continue
+        confirmed = confirm(candidate)
+        if confirmed is not None:
+            kept.append(confirmed)
+    return kept
+
+
+def _openings(mask: np.ndarray) -> list[np.ndarray]:
+    """The mask, then the mask opened wider and wider.
+
+    A crumb, a pen tip, a glare spot or a neighbouring card can join a card's region
+    through a thin bridge; opening cuts the bridge, and the corner refit restores the
+    straight sides that opening rounded off.
+    """
+    scale = max(mask.shape) / LOCATE_MAX_SIDE
+    versions = [mask]
+    for size in OPENING_SIZES:
+        k = max(3, round(size * scale) | 1)
+        versions.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)))
+    return versions
+
+
+def locate_cards(image: np.ndarray) -> list[np.ndarray]:
+    """Outlines (4×2 float32, clockwise, photo pixels) of every card lying in the photo."""
+    small, scale = _shrink(image)
+    candidates: list[Candidate] = []
+    for cue in CUES:
+        for mask in _openings(cue(small)):
+            candidates.extend(_candidates_from_mask(mask))
+    return [c.outline / scale for c in select_cards(candidates)]
+
+
+def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
+    longest = max(image.shape[:2])
+    if longest <= LOCATE_MAX_SIDE:
+        return image, 1.0
+    scale = LOCATE_MAX_SIDE / longest
+    size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
+
+
+# ---------------------------------------------------------------- rectify and read
+
+
+def portrait(outline: np.ndarray) -> np.ndarray:
+    """The outline reordered so its first side is a short side (the card's top)."""
+    sides = _side_lengths(outline)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        return np.roll(outline, -1, axis=0)
+    return outline
+
+
+def rectify(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """The card under ``outline`` flattened to an upright-or-180° portrait image."""
+    outline = portrait(outline)
+    sides = _side_lengths(outline)
+    measured = (sides[0] + sides[2]) / (sides[1] + sides[3])
+    aspect = min(CARD_ASPECTS, key=lambda a: abs(a - measured))
+    height = RECTIFIED_HEIGHT
+    width = round(height * aspect)
+    target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
+                      np.float32)
+    warp = cv2.getPerspectiveTransform(outline.astype(np.float32), target)
+    return cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def read_table(frame: np.ndarray, profile: object | None = None) -> list[Detection]:
+    """Every card lying in the photo: face up with rank and suit, face down, or abstained."""
+    detections = []
+    for outline in locate_cards(frame):
+        outline = portrait(outline)
+        reading: Reading = read_card_image(rectify(frame, outline), profile=profile)
+        if reading.face == "none":
+            continue
+        detections.append(Detection(reading.face, reading.card, reading.confidence, outline))
+    return detections
