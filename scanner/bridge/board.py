@@ -101,21 +101,15 @@ class Board:
         problems = deal_problems(tuple(hands))
         if problems:
             raise DealError(f"board {self.number}: " + "; ".join(problems))
-        return _four(tuple(sorted(h, key=lambda c: c.index) for h in hands))  # type: ignore[arg-type]
+        return _four(tuple(sorted(h, key=card_index) for h in hands))  # type: ignore[arg-type]
 
     def owners(self) -> tuple[Seat, ...]:
         """The seat holding each card, in card-index order (♠A…♣2): the DLM/DUP view."""
         owner: list[Seat | None] = [None] * len(ALL_CARDS)
         for seat, hand in zip(SEATS, self.complete_hands(), strict=True):
-            for card in hand:
-                owner[card.index] = seat
+            for index in hand_indexes(hand):
+                owner[index] = seat
         return tuple(owner)  # type: ignore[arg-type]
-
-    def deal_key(self) -> tuple[frozenset[Card] | None, ...]:
-        """What makes two deals the same deal: the set of cards in each seat (``None`` for
-        an unknown hand). Meant for regular hands; verification compares irregular ones
-        card by card."""
-        return tuple(None if h is None else frozenset(h) for h in self.hands)
 
 
 class DealError(ValueError):
@@ -136,23 +130,45 @@ def deal_problems(hands: tuple[Hand | None, ...]) -> list[str]:
     whether the deal is still determined.
     """
     problems: list[str] = []
-    known = [(seat, hand) for seat, hand in zip(SEATS, hands, strict=True) if hand is not None]
-    for seat, hand in known:
-        if len(hand) != HAND_SIZE:
-            problems.append(f"hand {seat} holds {len(hand)} cards, not {HAND_SIZE}")
-    holders: dict[Card, list[Seat]] = {}
-    for seat, hand in known:
-        for card in hand:
-            holders.setdefault(card, []).append(seat)
-    for card in ALL_CARDS:
-        seats = holders.get(card, [])
-        if len(seats) > 1:
-            problems.append(f"card {card} is in {_seat_list(seats)}")
-    if len(known) == 4:
-        missing = [str(c) for c in ALL_CARDS if c not in holders]
-        if missing:
-            problems.append(f"{_count(len(missing), 'card')} in no hand: {' '.join(missing)}")
+    known = [(seat, hand_indexes(hand)) for seat, hand in zip(SEATS, hands, strict=True)
+             if hand is not None]
+    count = [0] * len(ALL_CARDS)
+    for seat, indexes in known:
+        if len(indexes) != HAND_SIZE:
+            problems.append(f"hand {seat} holds {len(indexes)} cards, not {HAND_SIZE}")
+        for index in indexes:
+            count[index] += 1
+    if max(count) > 1:
+        holders: dict[int, list[Seat]] = {}
+        for seat, indexes in known:
+            for index in indexes:
+                holders.setdefault(index, []).append(seat)
+        problems.extend(f"card {ALL_CARDS[index]} is in {_seat_list(holders[index])}"
+                        for index in sorted(holders) if count[index] > 1)
+    if len(known) == 4 and 0 in count:
+        missing = [str(ALL_CARDS[i]) for i, n in enumerate(count) if n == 0]
+        problems.append(f"{_count(len(missing), 'card')} in no hand: {' '.join(missing)}")
     return problems
+
+
+# A Card hashes through two Python-level Enum.__hash__ calls, which dominated reading large
+# files. The readers hand out the canonical objects of ALL_CARDS, so their identity gives the
+# index at once; any other, equal Card falls back on Card.index.
+_INDEX_BY_ID = {id(card): i for i, card in enumerate(ALL_CARDS)}
+
+
+def card_index(card: Card) -> int:
+    """``card.index`` (0 = ♠A … 51 = ♣2), fast for the canonical cards."""
+    index = _INDEX_BY_ID.get(id(card))
+    return card.index if index is None else index
+
+
+def hand_indexes(hand: Hand) -> list[int]:
+    found = _INDEX_BY_ID.get
+    indexes = [found(id(card)) for card in hand]
+    if None in indexes:
+        return [card.index if i is None else i for card, i in zip(hand, indexes, strict=True)]
+    return indexes  # type: ignore[return-value]
 
 
 def _seat_list(seats: list[Seat]) -> str:

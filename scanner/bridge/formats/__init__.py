@@ -63,7 +63,7 @@ def _checked(items: Iterable[Located | Damage], strict: bool) -> Iterator[Locate
             continue
         seen[board.number] = item.where
         problems = deal_problems(board.hands) if strict else []
-        if strict and not problems:
+        if strict and not problems and None in board.hands:
             try:
                 board.complete_hands()
             except DealError as exc:

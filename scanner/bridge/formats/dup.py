@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...cards import ALL_CARDS, Card, Rank, Suit
+from ...cards import ALL_CARDS, Card, Suit
 from ..board import HAND_SIZE, Board, Hand
 from .reading import Damage, Located, Reading, SetInfo
 
@@ -28,7 +28,9 @@ DGE_HAND = 17
 TRAILER_SIZE = 10
 SUIT_MARKERS: dict[int, Suit] = {0x06: Suit.S, 0x03: Suit.H, 0x04: Suit.D, 0x05: Suit.C}
 MARKER_OF: dict[Suit, int] = {suit: marker for marker, suit in SUIT_MARKERS.items()}
-RANK_BYTES: dict[int, Rank] = {ord(rank.value): rank for rank in Rank}
+# (suit marker, rank byte) → the card, so a DGE hand decodes by table look-up.
+DGE_CARDS: dict[tuple[int, int], Card] = {
+    (MARKER_OF[card.suit], ord(card.rank.value)): card for card in ALL_CARDS}
 
 
 @dataclass(frozen=True)
@@ -168,16 +170,16 @@ def _dge_hands(part: bytes) -> tuple[Hand, ...]:
     hands: list[Hand] = []
     for h, seat in enumerate("NESW"):
         chunk = part[h * DGE_HAND:(h + 1) * DGE_HAND]
-        suit: Suit | None = None
+        marker: int | None = None
         cards: list[Card] = []
         for byte in chunk.rstrip(b"\0 "):
             if byte in SUIT_MARKERS:
-                suit = SUIT_MARKERS[byte]
-            elif byte in RANK_BYTES and suit is not None:
-                cards.append(Card(RANK_BYTES[byte], suit))
+                marker = byte
+            elif (marker, byte) in DGE_CARDS:
+                cards.append(DGE_CARDS[(marker, byte)])
             else:
                 raise PartError(f"DGE part, hand {seat}: byte 0x{byte:02x} is not a suit "
-                                "marker or a rank" + (" (no suit marker yet)" if suit is None
+                                "marker or a rank" + (" (no suit marker yet)" if marker is None
                                                       else ""))
         hands.append(tuple(cards))
     return tuple(hands)

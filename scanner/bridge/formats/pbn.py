@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...cards import Card, Rank, Seat, Suit, format_hand, parse_seat
+from ...cards import ALL_CARDS, Card, Seat, Suit, format_hand, parse_seat
 from ..board import Board, Hand, SourceTag, Vulnerability, dealer_for, vulnerability_for
 from .reading import Damage, Located, Reading, SetInfo
 
@@ -29,10 +29,14 @@ VULNERABLE_NAMES: dict[str, Vulnerability] = {
 }
 SUIT_MARKS: dict[str, Suit] = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C,
                                "♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C}
-RANKS: dict[str, Rank] = {rank.value: rank for rank in Rank}
+# Per suit in S H D C order, the card for each rank letter: parsing looks cards up by text.
+_CARD_BY_RANK: tuple[dict[str, Card], ...] = tuple(
+    {card.rank.value: card for card in ALL_CARDS if card.suit is suit} for suit in Suit)
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _SUIT_SEGMENT = re.compile("([SHDC♠♥♦♣])([^SHDC♠♥♦♣]*)")
+_HAS_MARK = re.compile("[SHDC♠♥♦♣]")
+SUITS: tuple[Suit, ...] = tuple(Suit)
 _DEAL = re.compile(r"\s*([NESWnesw])\s*:\s*(.*)$", re.S)
 
 
@@ -111,6 +115,9 @@ def _games(lines: Iterable[tuple[int, str]]) -> Iterator[list[_Tag] | Damage]:
 def _tokens(line: str, number: int) -> tuple[list[_Tag | str], bool, Damage | None]:
     """Tags and section text on one line, without comments. Returns the pieces, whether a
     ``{`` comment runs on past the line, and damage for an unreadable tag."""
+    whole = _TAG.fullmatch(line)
+    if whole is not None:  # the usual line: one tag and nothing else
+        return [_Tag(whole.group(1), whole.group(2).replace('\\"', '"'), number)], False, None
     pieces: list[_Tag | str] = []
     pos = 0
     while pos < len(line):
@@ -223,26 +230,27 @@ def parse_pbn_hand(text: str, seat: Seat) -> Hand | None:
     if text == "-":
         return None
     upper = text.upper().replace("10", "T")
-    if any(mark in upper for mark in SUIT_MARKS):
+    if _HAS_MARK.search(upper):
         by_suit: dict[Suit, str] = {}
         for mark, ranks in _SUIT_SEGMENT.findall(upper):
             suit = SUIT_MARKS[mark]
             if suit in by_suit:
                 raise DealSyntaxError(f"hand {seat} {text!r} names {suit.symbol} twice")
             by_suit[suit] = ranks.replace(".", "")
-        suits = [by_suit.get(suit, "") for suit in Suit]
+        suits = [by_suit.get(suit, "") for suit in SUITS]
     else:
         suits = upper.split(".")
         if len(suits) != 4:
             raise DealSyntaxError(f"hand {seat} {text!r} has {len(suits)} suits, not 4")
     cards: list[Card] = []
-    for suit, ranks in zip(Suit, suits, strict=True):
-        for char in ranks.replace("-", ""):
-            rank = RANKS.get(char)
-            if rank is None:
-                raise DealSyntaxError(f"hand {seat} {text!r}: {char!r} is not a rank "
-                                      f"(in {suit.symbol})")
-            cards.append(Card(rank, suit))
+    position = 0
+    try:
+        for position, ranks in enumerate(suits):
+            table = _CARD_BY_RANK[position]
+            cards.extend([table[char] for char in ranks if char != "-"])
+    except KeyError as exc:
+        raise DealSyntaxError(f"hand {seat} {text!r}: {exc.args[0]!r} is not a rank "
+                              f"(in {SUITS[position].symbol})") from None
     return tuple(cards)
 
 
