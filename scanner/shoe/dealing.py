@@ -179,9 +179,15 @@ class ShoeDeal:
         counted = self.shoe.counts
         grown = [p for p in POCKET_NAMES if counted[p] == logged[p] + 1]
         others_match = all(counted[p] == logged[p] for p in POCKET_NAMES if p not in grown)
-        if len(grown) == 1 and others_match:
-            pocket = Seat(grown[0])
-            self._log_delivery(position, card, pocket)
+        if len(grown) != 1 or not others_match:
+            return
+        pocket = Seat(grown[0])
+        planned = self.plan.pocket_for(position, card, [c for c, _ in self.delivered])
+        self._log_delivery(position, card, pocket)
+        if pocket is not planned:
+            raise _Stop("misrouted", f"card {position + 1} ({card}) fell into pocket {pocket} "
+                        f"instead of {planned}: call the director before anyone picks up a "
+                        "hand", False)
 
     def _deal_one(self, deck_check: DeckCheckLike) -> None:
         position = len(self.delivered)

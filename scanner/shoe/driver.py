@@ -300,6 +300,8 @@ class Shoe:
                 break
             except _Resend as resend:
                 pending = self._pending(resend.seq, message)
+                if rule.running is not None and rule.running in TRANSITIONS[self.state]:
+                    self._enter(rule.running)
         self._seq = seq_add(pending.seq, 1)
         if result.name == "fault":
             self._raise_fault(pending, result)

@@ -5,9 +5,11 @@ acts once per sequence number, caches the last result for a retransmission, and 
 physical cards (hopper, read station, pockets) as the ground truth the tests compare against.
 Time is passed in, so the model is deterministic; the simulator's server drives it.
 
-Physical choices (shared with the simavr harness): a jam in the router or a pocket's chute leaves
-the card at the read station (it is stopped before the pocket's break beam), and ``clearjam`` after
-a double feed puts both cards back on top of the hopper, as the operator would.
+Physical choices follow the C machine model the other two targets share (firmware/machine/):
+a router jam stops the card in the router and ``clearjam`` puts it back on the read station; a
+chute jam stops the card in the pocket's break beam after the beam counted it, and ``clearjam``
+pushes it down into that pocket; a double feed stops two cards at the station, and ``clearjam``
+leaves the first there and puts the second back on top of the hopper.
 """
 
 from __future__ import annotations
@@ -58,10 +60,6 @@ class Injected:
     jam_pockets: set[int] = field(default_factory=set)
     double_feed: bool = False
 
-    @property
-    def any_jam(self) -> bool:
-        return self.jam_feed or self.jam_router or bool(self.jam_pockets)
-
 
 class ShoeModel:
     """One shoe. Feed it bytes with ``receive``, advance it with ``tick``, collect ``output``."""
@@ -71,6 +69,8 @@ class ShoeModel:
         self.motion_s = motion_s
         self.hopper: list[DeckCard] = list(deck or [])
         self.station: list[DeckCard] = []
+        self.stuck: list[DeckCard] = []
+        self.stuck_in = ""
         self.pockets: dict[str, list[DeckCard]] = {p: [] for p in POCKET_NAMES}
         self.injected = Injected()
         self.door_open = False
@@ -97,7 +97,7 @@ class ShoeModel:
             self._send(answer("event", code=EventCode.RESET, arg=cause))
 
     def _resting_state(self) -> MachineState:
-        if self.door_open or self.estop or len(self.station) > 1:
+        if self.door_open or self.estop or self.stuck:
             return MachineState.FAULT
         return MachineState.AT_STATION if self.station else MachineState.IDLE
 
@@ -194,10 +194,9 @@ class ShoeModel:
         return None
 
     def _resume(self) -> tuple[FaultCode, int] | None:
-        if self.injected.any_jam:
-            return FaultCode.JAM, self.fault_where
-        if len(self.station) > 1:
-            return FaultCode.DOUBLE_FEED, 1
+        if self.stuck:
+            return (FaultCode.DOUBLE_FEED, 1) if self.stuck_in == "station" \
+                else (FaultCode.JAM, self.fault_where)
         self.state = self._resting_state()
         return None
 
@@ -218,7 +217,7 @@ class ShoeModel:
             return FaultCode.HOPPER_EMPTY, 0
         if self.injected.double_feed and len(self.hopper) >= 2:
             self.injected.double_feed = False
-            self.station.extend(self.hopper[:2])
+            self._stick(self.hopper[:2], "station")
             del self.hopper[:2]
             return FaultCode.DOUBLE_FEED, 1
         self.station.append(self.hopper.pop(0))
@@ -228,8 +227,12 @@ class ShoeModel:
     def _complete_route(self, message: Message) -> tuple[FaultCode, int] | None:
         pocket = message["pocket"]
         if self.injected.jam_router:
+            self._stick([self.station.pop()], "router")
             return FaultCode.JAM, 2
         if pocket in self.injected.jam_pockets:
+            # The card broke the beam (and was counted) but stopped in it.
+            self._stick([self.station.pop()], POCKET_NAMES[pocket])
+            self.counts[pocket] += 1
             return FaultCode.JAM, 3 + pocket
         self.pockets[POCKET_NAMES[pocket]].append(self.station.pop())
         self.counts[pocket] += 1
@@ -297,9 +300,17 @@ class ShoeModel:
     def clear_jam(self) -> None:
         self.injected.jam_feed = self.injected.jam_router = False
         self.injected.jam_pockets.clear()
-        if len(self.station) > 1:
-            self.hopper[:0] = self.station
-            self.station.clear()
+        stuck, self.stuck = self.stuck, []
+        if self.stuck_in in self.pockets:
+            self.pockets[self.stuck_in].extend(stuck)
+        elif stuck:
+            self.station.append(stuck[0])
+            self.hopper[:0] = stuck[1:]
+        self.stuck_in = ""
+
+    def _stick(self, cards: list[DeckCard], place: str) -> None:
+        self.stuck.extend(cards)
+        self.stuck_in = place
 
     def empty_hopper(self) -> None:
         """The operator lifts the rest of the deck out; ``load`` puts cards back."""
