@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -43,15 +44,29 @@ class Distribution:
         i = x - self.offset
         return self.probs[i] if 0 <= i < len(self.probs) else 0.0
 
+    @cached_property
+    def _lower_tails(self) -> np.ndarray:
+        """P(X <= offset + i), summed from the left so small lower tails stay exact."""
+        return np.cumsum(self.probs)
+
+    @cached_property
+    def _upper_tails(self) -> np.ndarray:
+        """P(X >= offset + i), summed from the right so small upper tails stay exact."""
+        return np.cumsum(self.probs[::-1])[::-1]
+
     def at_most(self, x: int) -> float:
         """P(X <= x)."""
-        stop = min(max(x - self.offset + 1, 0), len(self.probs))
-        return min(1.0, float(sum(self.probs[:stop])))
+        i = x - self.offset
+        if i < 0:
+            return 0.0
+        return min(1.0, float(self._lower_tails[min(i, len(self.probs) - 1)]))
 
     def at_least(self, x: int) -> float:
         """P(X >= x)."""
-        start = min(max(x - self.offset, 0), len(self.probs))
-        return min(1.0, float(sum(self.probs[start:])))
+        i = x - self.offset
+        if i >= len(self.probs):
+            return 0.0
+        return min(1.0, float(self._upper_tails[max(i, 0)]))
 
     def two_sided(self, x: int) -> float:
         """Twice the smaller tail, capped at 1: the usual doubling rule for a discrete null."""
@@ -66,21 +81,13 @@ class Distribution:
 
     def lower_critical(self, level: float) -> int | None:
         """The largest c with P(X <= c) <= level: "alarm if X <= c" at that level."""
-        best = None
-        for x in self.support:
-            if self.at_most(x) > level:
-                break
-            best = x
-        return best
+        inside = int(np.searchsorted(self._lower_tails, level, side="right"))
+        return self.offset + inside - 1 if inside else None
 
     def upper_critical(self, level: float) -> int | None:
         """The smallest c with P(X >= c) <= level: "alarm if X >= c" at that level."""
-        best = None
-        for x in reversed(self.support):
-            if self.at_least(x) > level:
-                break
-            best = x
-        return best
+        inside = int(np.searchsorted(-self._upper_tails, -level, side="left"))
+        return self.offset + inside if inside < len(self.probs) else None
 
     def alarm_region(self, tail: str, level: float) -> dict[str, int | None]:
         """The values that alarm at ``level``: ``lower`` tail, or ``two-sided`` (level split)."""
