@@ -43,7 +43,10 @@ class ObservedSource(Protocol):
     """Where observed hands come from: a file now, the shoe and camera later."""
 
     def observed(self, number: int) -> Board | None:
-        """The hands read for board ``number``, or None when that board was not read."""
+        """The hands read for board ``number``, or None when that board was not read.
+
+        Asking again about a board returns the same hands: verification looks at a board's
+        predecessor too, to tell a shifted set from two exchanged boards."""
 
 
 @dataclass(frozen=True)
