@@ -188,6 +188,7 @@ class DealTracker:
         self._run_len = packet
         self._run_start = 0
         self._run_judged = False
+        self._result: DealResult | None = None
         self._handlers: dict[type[Event], Callable[[Any, int], None]] = {
             CardDelivered: self._on_delivery,
             CardExposed: self._on_exposure,
@@ -201,10 +202,6 @@ class DealTracker:
     def for_hand(cls, started: HandStarted) -> DealTracker:
         """A tracker for the hand a ``hand-started`` event opens."""
         return cls(rules_for_game(started.game), started.dealer, started.packet)
-
-    @property
-    def after_marker(self) -> bool:
-        return self._after
 
     def feed(self, event: Event, index: int | None = None) -> None:
         """Take the next event; ``index`` defaults to the count of events fed so far."""
@@ -233,8 +230,11 @@ class DealTracker:
         """Rule on the deal as it stands at the end of its events.
 
         With a ``history``, a complete deal is also compared with deals recorded in other
-        sessions than ``session`` (for games whose rules check repeats).
+        sessions than ``session`` (for games whose rules check repeats). The deal is ruled
+        once: later calls return the same result.
         """
+        if self._result is not None:
+            return self._result
         if not self._after or self._cards_since_check:
             self._check_complete(self._last_index)
         complete = self.is_complete()
@@ -244,9 +244,10 @@ class DealTracker:
         worst = most_severe(findings)
         if worst.status == OK:
             worst = self._clean_verdict(findings)
-        return DealResult(self.rules.game, self.dealer,
-                          {seat: list(cards) for seat, cards in self.hands.items()},
-                          worst, findings, complete)
+        self._result = DealResult(self.rules.game, self.dealer,
+                                  {seat: list(cards) for seat, cards in self.hands.items()},
+                                  worst, findings, complete)
+        return self._result
 
     def is_complete(self) -> bool:
         """Every card read, the whole deck and nothing else, each hand full."""
@@ -491,8 +492,7 @@ def check_deal(started: HandStarted, events: Iterable[Event],
     under ``session`` with source ``checked``; an incomplete one is not a deal anyone played.
     """
     tracker = DealTracker.for_hand(started)
-    for index, event in enumerate(events):
-        tracker.feed(event, index)
+    tracker.feed_all(events)
     result = tracker.finish(history, session)
     if history is not None and result.complete and session is not None:
         history.record(tracker.known_hands(), session, "checked", board=board,

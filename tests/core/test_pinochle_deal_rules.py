@@ -219,3 +219,9 @@ def test_the_verdict_before_the_marker_is_given_as_cards_arrive():
     assert tracker.verdict().status == REDEAL_SAME_DEALER
     assert tracker.verdict().evidence == [0, 1, 2, 3]
 
+
+
+def test_a_deal_is_ruled_once_however_often_it_is_asked():
+    tracker = DealTracker.for_hand(HandStarted(game=GAME, dealer=Seat.N, packet=3))
+    tracker.feed_all(good_deal()[:-1])
+    assert tracker.finish() == tracker.finish()

@@ -82,7 +82,8 @@ Fault = Callable[[str, list[Event], random.Random, int], tuple[list[Event], int]
 
 
 def drop(game, events, rng, packet):
-    at = rng.randrange(len(events))
+    # Not the last card: a drop can only be found after the marker if a card follows it.
+    at = rng.randrange(len(events) - 1)
     return events[:at] + events[at + 1:], at
 
 
