@@ -316,12 +316,20 @@ def test_after_a_reset_no_action_acts_until_identify(raw_on):
     host.identify()
     control.command("reset")
     host.expect("event", code=EventCode.RESET)
-    _, status = host.status()  # a query does not identify
+    host.status()  # a query does not identify
     host.send(0, command("feed"))
-    host.send(seq_add(0, 0), command("feed"))
+    assert host.pure_ack() == 0
     time.sleep(0.3)
     assert control.station() is None
-    assert status["state"] == 0
+
+
+def test_after_a_reset_an_empty_station_reads_idle(raw_on):
+    host, control = raw_on()
+    host.identify()
+    control.command("reset")
+    host.expect("event", code=EventCode.RESET)
+    _, status = host.status()
+    assert (status["state"], status["flags"] & 1) == (0, 0)
 
 
 def test_the_driver_learns_of_a_reset_and_does_not_feed_twice(shoe_on):
