@@ -225,6 +225,23 @@ class EventLog:
         row = self._conn.execute("SELECT seq FROM events WHERE key = ?", (key,)).fetchone()
         return None if row is None else int(row[0])
 
+    def event_at(self, seq: int) -> Event | None:
+        """The event logged under ``seq``, or None."""
+        row = self._conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else event_from_dict(json.loads(row[0]))
+
+    def last_seq_with_key_prefix(self, prefix: str) -> int | None:
+        """The newest sequence number whose idempotency key starts with ``prefix``, or None.
+
+        This is how a source finds, from the log alone, the last thing it logged (say the
+        ``hand-started`` of the deal it was dealing when it stopped).
+        """
+        # A range on the key's index: exact and case-sensitive, unlike LIKE. U+10FFFF (a
+        # noncharacter) sorts after every character a key can go on with.
+        row = self._conn.execute("SELECT MAX(seq) FROM events WHERE key >= ? AND key < ?",
+                                 (prefix, prefix + "\U0010ffff")).fetchone()
+        return None if row[0] is None else int(row[0])
+
     def last_seq(self) -> int:
         row = self._conn.execute("SELECT MAX(seq) FROM events").fetchone()
         return int(row[0] or 0)

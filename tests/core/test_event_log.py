@@ -192,3 +192,16 @@ def test_retransmitting_only_logged_events_starts_no_session(tmp_path):
     with EventLog(path) as log:
         log.append(A_HAND[0], key="start")
         assert len(log.sessions()) == 1
+
+
+def test_a_source_finds_the_last_event_it_logged_by_key_prefix(log):
+    log.append(A_HAND[0], key="shoe:deal:1:start")
+    second = log.append(A_HAND[0], key="shoe:deal:2:start")
+    log.append(A_HAND[3], key="other_source:1")
+    assert log.last_seq_with_key_prefix("shoe:deal:") == second
+    assert log.event_at(second) == A_HAND[0]
+    assert log.last_seq_with_key_prefix("shoe%") is None
+    assert log.last_seq_with_key_prefix("other_") is not None
+    assert log.last_seq_with_key_prefix("otherXsource") is None
+    assert log.last_seq_with_key_prefix("SHOE:") is None
+    assert log.event_at(999) is None
