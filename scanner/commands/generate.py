@@ -49,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seed == "":
         raise UsageError("--seed: an empty seed would make every set the same")
     out = Path(args.output)
+    if args.sealed and out.suffix.lower() != ".dlm":
+        raise UsageError(f"--sealed: only a .dlm file can say Sealed; {out.suffix} would show "
+                         "the hands to whoever opens it")
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists; pass --force to overwrite it")
     boards = dealset.generate(numbers, args.seed)

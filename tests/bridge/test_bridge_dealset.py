@@ -151,3 +151,11 @@ def test_generate_flags_a_set_already_generated_in_another_session(
     assert main([*base, "--session", "s2", str(tmp_path / "b.pbn")]) == 0
     repeats = json.loads(capsys.readouterr().out)["repeats"]
     assert [(r["board"], r["status"]) for r in repeats] == [(1, "seen-before"), (2, "seen-before")]
+
+
+def test_generate_sealed_needs_a_format_that_can_say_sealed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--sealed", str(tmp_path / "s.pbn")]) == 2
+    assert "--sealed" in capsys.readouterr().err and not (tmp_path / "s.pbn").exists()
+    assert main(["generate", "--sealed", "--boards", "1-4", str(tmp_path / "s.dlm")]) == 0
+    assert "Status=Sealed" in (tmp_path / "s.dlm").read_text()

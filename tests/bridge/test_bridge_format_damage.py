@@ -71,6 +71,17 @@ def test_dlm_fourteen_twelve_deal_is_damage_in_a_record(fixtures: Path, tmp_path
     assert "hand N holds 14 cards" in problem and "hand E holds 12 cards" in problem
 
 
+def test_dlm_board_one_letter_short_is_damage_naming_the_board(
+        fixtures: Path, tmp_path: Path) -> None:
+    # DLM cannot spell a 51-card deal; the nearest damage is a board value a letter short.
+    lines = dlm_lines(fixtures)
+    i = board_line(lines, 9)
+    letters = lines[i].split("=")[1][:25]
+    lines[i] = f"Board 09={letters}{board_checksum(9, letters):03d}"
+    [(board, problem)] = errors_of(write_dlm(tmp_path / "bad.dlm", lines))
+    assert board == 9 and "is not 26 letters" in problem
+
+
 def test_dlm_truncated_file_names_the_missing_boards(fixtures: Path, tmp_path: Path) -> None:
     lines = dlm_lines(fixtures)
     path = write_dlm(tmp_path / "cut.dlm", lines[:board_line(lines, 12)])
