@@ -2,13 +2,13 @@
 
 Order-based tests read the dealing order card by card; hand-only tests look at a set of
 boards' shapes. Every null distribution is computed here, exactly, and the audit's overall
-false-alarm rate is split over the tests it runs (Bonferroni).
+false-alarm rate is split over the tests it runs (weighted Bonferroni).
 """
 
-from .inputs import AuditInputError, order_from_log, prior_from_text, read_prior
+from .inputs import AuditInputError, LoggedOrders, orders_from_log, prior_from_text, read_prior
 from .report import DEFAULT_FALSE_ALARM_RATE, AuditReport, TestResult, Verdict
 from .suite import NEW_PACK, NO_PRIOR, DealtOrder, Prior, audit_boards, audit_orders
 
 __all__ = ["DEFAULT_FALSE_ALARM_RATE", "NEW_PACK", "NO_PRIOR", "AuditInputError", "AuditReport",
-           "DealtOrder", "Prior", "TestResult", "Verdict", "audit_boards", "audit_orders",
-           "order_from_log", "prior_from_text", "read_prior"]
+           "DealtOrder", "LoggedOrders", "Prior", "TestResult", "Verdict", "audit_boards",
+           "audit_orders", "orders_from_log", "prior_from_text", "read_prior"]

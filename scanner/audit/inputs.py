@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..cards import DECK_FOR_GAME, Card, CardError, DeckSpec, parse_card
 from ..dealfile import DealFileError, read_deal_log
-from ..events import CardDelivered
+from ..events import CardDelivered, Event, Redeal, Undo
 from .suite import NEW_PACK, NO_PRIOR, DealtOrder, Prior
 
 NAMED_PRIORS: dict[str, Prior] = {"new-pack": NEW_PACK, "none": NO_PRIOR}
@@ -24,40 +25,99 @@ class AuditInputError(ValueError):
     """Evidence the audit cannot use; the message names the file, line and field."""
 
 
-def order_from_log(path: str | Path, deal: int = 1) -> DealtOrder:
-    """The cards of a deal log in the order they were dealt."""
+@dataclass(frozen=True)
+class LoggedOrders:
+    """The complete dealings of one log, and notes on any dealing that was not audited."""
+
+    deals: list[DealtOrder]
+    notes: list[str]
+
+
+def orders_from_log(path: str | Path, first_deal: int = 1) -> LoggedOrders:
+    """The cards of a deal log in the order they were dealt, one list per dealing.
+
+    A ``redeal`` starts a new dealing; an ``undo`` takes back the latest action, so an undone
+    delivery leaves the order. A dealing cut short by a redeal is noted, not audited: a
+    partial order has no exact null. The last dealing must be complete.
+    """
     try:
         log = read_deal_log(path)
     except DealFileError as exc:
         raise AuditInputError(str(exc)) from None
     deck = DECK_FOR_GAME[log.header.game]
-    cards: list[Card] = []
-    seen: Counter[Card] = Counter()
-    for event, line in zip(log.events, log.lines, strict=True):
-        if not isinstance(event, CardDelivered):
+    dealings = _dealings(log.events, log.lines, path)
+    deals: list[DealtOrder] = []
+    notes: list[str] = []
+    for number, dealing in enumerate(dealings, start=1):
+        last = number == len(dealings)
+        cards = _checked_dealing(dealing, deck, path, must_be_complete=last)
+        if cards is None:
+            where = f"line {dealing[0][1]}" if dealing else "the start"
+            notes.append(f"{path}: dealing {number} (from {where}) was cut short by a redeal "
+                         f"after {len(dealing)} cards and is not audited")
             continue
-        where = f"{path}: line {line}"
-        if event.foreign:
-            raise AuditInputError(f"{where}: field 'card' is a {event.foreign}, not a card of "
-                                  f"the {deck.name} deck; the deal is wrong, not auditable")
-        if event.card is None:
-            raise AuditInputError(f"{where}: field 'card' is null (not read); the audit needs "
-                                  "every card of the dealing order: read it again or enter it")
-        seen[event.card] += 1
-        allowed = deck.multiset[event.card]
-        if seen[event.card] > allowed:
-            what = "not in" if allowed == 0 else f"copy {seen[event.card]} of {allowed} in"
-            raise AuditInputError(f"{where}: field 'card': {event.card} is {what} the "
+        scope = {"deal": first_deal + len(deals), "file": str(path), "game": log.header.game}
+        if len(dealings) > 1:
+            scope["dealing"] = number
+        deals.append(DealtOrder(tuple(cards), deck, scope))
+    return LoggedOrders(deals, notes)
+
+
+Dealing = list[tuple[Card, int]]
+
+
+def _dealings(events: Sequence[Event], lines: Sequence[int], path: str | Path) -> list[Dealing]:
+    """Split the deliveries at each redeal, honouring undo (of a delivery or a redeal)."""
+    closed: list[Dealing] = []
+    current: Dealing = []
+    actions: list[str] = []
+    for event, line in zip(events, lines, strict=True):
+        if isinstance(event, Undo):
+            undone = actions.pop() if actions else None
+            if undone == "delivery":
+                current.pop()
+            elif undone == "redeal":
+                current = closed.pop() + current
+        elif isinstance(event, Redeal):
+            closed.append(current)
+            current = []
+            actions.append("redeal")
+        elif isinstance(event, CardDelivered):
+            current.append((_card(event, f"{path}: line {line}"), line))
+            actions.append("delivery")
+        else:
+            actions.append("other")
+    return [*closed, current]
+
+
+def _card(event: CardDelivered, where: str) -> Card:
+    if event.foreign:
+        raise AuditInputError(f"{where}: field 'card' is a {event.foreign}, not a playing "
+                              "card; the deal is wrong, not auditable")
+    if event.card is None:
+        raise AuditInputError(f"{where}: field 'card' is null (not read); the audit needs "
+                              "every card of the dealing order: read it again or enter it")
+    return event.card
+
+
+def _checked_dealing(dealing: Dealing, deck: DeckSpec, path: str | Path,
+                     must_be_complete: bool) -> list[Card] | None:
+    seen: Counter[Card] = Counter()
+    for card, line in dealing:
+        seen[card] += 1
+        allowed = deck.multiset[card]
+        if seen[card] > allowed:
+            what = "not in" if allowed == 0 else f"copy {seen[card]} of {allowed} in"
+            raise AuditInputError(f"{path}: line {line}: field 'card': {card} is {what} the "
                                   f"{deck.name} deck")
-        cards.append(event.card)
-    if len(cards) != deck.size:
-        missing = deck.multiset - seen
-        raise AuditInputError(
-            f"{path}: the log deals {len(cards)} cards, not the {deck.size} of the {deck.name} "
-            f"deck (missing: {_names(missing)}); the "
-            "audit needs the whole dealing order")
-    return DealtOrder(tuple(cards), deck, {"deal": deal, "file": str(path),
-                                           "game": log.header.game})
+    if len(dealing) == deck.size:
+        return [card for card, _ in dealing]
+    if not must_be_complete:
+        return None
+    raise AuditInputError(
+        f"{path}: the log deals {len(dealing)} cards, not the {deck.size} of the {deck.name} "
+        f"deck (missing: {_names(deck.multiset - seen)}); the audit needs the whole dealing "
+        "order")
 
 
 def _names(cards: Counter[Card]) -> str:

@@ -217,13 +217,18 @@ def _where(result: TestResult) -> str:
 
 
 def audit_orders(deals: Sequence[DealtOrder], prior: Prior = NEW_PACK,
-                 rate: float = DEFAULT_FALSE_ALARM_RATE) -> AuditReport:
-    """Audit one or more dealing orders; the rate is split over every test on every deal."""
+                 rate: float = DEFAULT_FALSE_ALARM_RATE,
+                 notes: Sequence[str] = ()) -> AuditReport:
+    """Audit one or more dealing orders; the rate is split over every test on every deal.
+
+    The nulls assume only a uniformly random deck, never the prior, so the rate holds
+    whatever prior is stated; a wrong prior only costs power.
+    """
     results: list[TestResult] = []
     for deal in deals:
         results.extend(order_tests(deal, prior))
     levelled = bonferroni(results, rate)
-    notes = []
+    notes = list(notes)
     game = "pinochle" if any(not _distinct(d.deck) for d in deals) else "bridge"
     if game == "pinochle" and prior.kind == "stated":
         notes.append("the prior order is not used for pinochle: identical copies make rising "

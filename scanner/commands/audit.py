@@ -17,7 +17,7 @@ from ..audit import (
     AuditReport,
     audit_boards,
     audit_orders,
-    order_from_log,
+    orders_from_log,
     read_prior,
 )
 from ..bridge.cli_io import DamagedInput, load_set, report_damage
@@ -71,9 +71,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _audit_logs(paths: list[str], args: argparse.Namespace) -> AuditReport:
-    deals = [order_from_log(path, deal=i) for i, path in enumerate(paths, start=1)]
+    deals, notes = [], []
+    for path in paths:
+        logged = orders_from_log(path, first_deal=len(deals) + 1)
+        deals.extend(logged.deals)
+        notes.extend(logged.notes)
+    games = {deal.deck.name for deal in deals}
+    if len(games) > 1:
+        raise UsageError(f"the logs mix decks ({', '.join(sorted(games))}); audit one game "
+                         "at a time")
     prior = read_prior(args.prior, deals[0].deck)
-    return audit_orders(deals, prior, args.false_alarm_rate)
+    return audit_orders(deals, prior, args.false_alarm_rate, notes)
 
 
 def _audit_set(path: str, args: argparse.Namespace) -> AuditReport:

@@ -187,3 +187,22 @@ def test_a_missing_file_exits_2_naming_it(tmp_path, capsys):
     code, _, err = _run(capsys, tmp_path / "nowhere.jsonl")
     assert code == 2
     assert "nowhere.jsonl" in err
+
+
+def test_a_redeal_in_the_log_is_noted_and_the_complete_dealing_audited(tmp_path, capsys):
+    log = _write_log(tmp_path / "d.jsonl", NEW_DECK_ORDER)
+    header, *events = log.read_text().splitlines()
+    redeal = json.dumps({"type": "redeal", "reason": "card exposed"})
+    log.write_text("\n".join([header, *events[:5], redeal, *events]) + "\n")
+    code, report, _ = _run(capsys, log)
+    assert code == 0
+    assert "cut short by a redeal after 5 cards" in report["notes"][0]
+    assert {t["dealing"] for t in report["tests"]} == {2}
+
+
+def test_logs_of_two_games_are_refused(tmp_path, capsys):
+    bridge = _write_log(tmp_path / "b.jsonl", NEW_DECK_ORDER)
+    pinochle = _write_log(tmp_path / "p.jsonl", PINOCHLE_48.cards(), "pinochle", 3)
+    code, _, err = _run(capsys, bridge, pinochle)
+    assert code == 2
+    assert "mix decks" in err
