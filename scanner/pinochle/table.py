@@ -164,8 +164,6 @@ class HandState:
                       for side, t in self.taken.items()},
             "result": self.score.to_dict() if self.score else None,
             "thrown_in": self.thrown_in or None,
-            "deal_verdict": (deal_verdict(self).verdict.to_dict()
-                             if self.phase not in ("redeal", "thrown-in") else None),
         }
 
 
