@@ -39,8 +39,11 @@ from .virtual_deck import DeckCard
 FIRMWARE_VERSION = (1, 0, 0)
 HOPPER_CAPACITY = 60
 PATH_WIDTH_MM = 66
-MAX_CARD_LENGTH_MM = 92
+MAX_CARD_LENGTH_MM = 89
 RESET_CAUSE_EXTERNAL = 0x02
+# Refusals move nothing and leave the state as it was (PROTOCOL.md §4).
+REFUSALS = frozenset({FaultCode.BAD_STATE, FaultCode.BAD_ARGUMENT, FaultCode.UNKNOWN_COMMAND,
+                      FaultCode.HOPPER_EMPTY})
 RUNNING_STATE = {"feed": MachineState.FEEDING, "route": MachineState.ROUTING}
 
 
@@ -139,7 +142,9 @@ class ShoeModel:
         if message.spec.kind is Kind.QUERY:
             self.identified = self.identified or message.name == "identify"
             self._send(self._query_answer(message.name))
-        elif not self.identified:
+        elif not self.identified or (self.running is not None
+                                     and block.seq == self.expected_seq):
+            # Not identified since boot, or busy: not accepted (PROTOCOL.md §2).
             self._send(None)
         elif block.seq == self.expected_seq:
             self.expected_seq = seq_add(self.expected_seq, 1)
@@ -152,6 +157,7 @@ class ShoeModel:
             self._send(None)
 
     def _query_answer(self, name: str) -> Message:
+        self._follow_station_sensor()
         if name == "identify":
             major, minor, patch = FIRMWARE_VERSION
             return answer("identity", fw_major=major, fw_minor=minor, fw_patch=patch,
@@ -163,6 +169,11 @@ class ShoeModel:
                       count_W=self.counts[3], last_action_seq=self.last_action_seq,
                       last_result=self.last_result, fault_where=self.fault_where,
                       boot_id=self.boot_id)
+
+    def _follow_station_sensor(self) -> None:
+        """Between actions the station sensor is the truth (PROTOCOL.md §4)."""
+        if self.state in (MachineState.IDLE, MachineState.AT_STATION):
+            self.state = MachineState.AT_STATION if self.station else MachineState.IDLE
 
     def _start(self, seq: int, message: Message, now: float) -> None:
         refusal = self._refusal(message)
@@ -180,23 +191,34 @@ class ShoeModel:
             self._finish(seq, message, self._resume())
 
     def _refusal(self, message: Message) -> tuple[FaultCode, int] | None:
+        if message.name == "clear_counts":
+            return None
+        if message.name == "route" and message["pocket"] >= len(POCKET_NAMES):
+            return FaultCode.BAD_ARGUMENT, 0
         if self.estop:
             return FaultCode.ESTOP, 0
         if self.door_open:
             return FaultCode.DOOR_OPEN, 0
         if message.name == "resume":
             return None
-        wanted = {"feed": MachineState.IDLE, "route": MachineState.AT_STATION}.get(message.name)
-        if self.state is MachineState.FAULT or (wanted is not None and self.state != wanted):
+        wanted = {"feed": MachineState.IDLE, "route": MachineState.AT_STATION}[message.name]
+        if self.state != wanted:
             return FaultCode.BAD_STATE, int(self.state)
-        if message.name == "route" and message["pocket"] >= len(POCKET_NAMES):
-            return FaultCode.BAD_ARGUMENT, 0
+        if message.name == "feed" and self._hopper_empty:
+            return FaultCode.HOPPER_EMPTY, 0
         return None
 
     def _resume(self) -> tuple[FaultCode, int] | None:
-        if self.stuck:
-            return (FaultCode.DOUBLE_FEED, 1) if self.stuck_in == "station" \
-                else (FaultCode.JAM, self.fault_where)
+        """Refused while a sensor still shows the cause: two cards over the throat (jam at 1)
+        or a card in a pocket's break beam (jam at 3+p)."""
+        if self.state is not MachineState.FAULT:
+            return None
+        if self.stuck_in == "station":
+            return FaultCode.JAM, 1
+        if self.stuck_in == "router":
+            return FaultCode.JAM, 2
+        if self.stuck_in in self.pockets:
+            return FaultCode.JAM, 3 + POCKET_NAMES.index(self.stuck_in)
         self.state = self._resting_state()
         return None
 
@@ -213,8 +235,6 @@ class ShoeModel:
     def _complete_feed(self) -> tuple[FaultCode, int] | None:
         if self.injected.jam_feed:
             return FaultCode.JAM, 0
-        if self._hopper_empty:
-            return FaultCode.HOPPER_EMPTY, 0
         if self.injected.double_feed and len(self.hopper) >= 2:
             self.injected.double_feed = False
             self._stick(self.hopper[:2], "station")
@@ -243,6 +263,7 @@ class ShoeModel:
         self.last_action_seq = seq
         if fault is None:
             self.last_result = FaultCode.OK
+            self.fault_where = 0
             if message.name == "route":
                 pocket = message["pocket"]
                 result = answer("done", action_seq=seq, action=message.spec.id, arg1=pocket,
@@ -255,7 +276,7 @@ class ShoeModel:
             code, where = fault
             self.last_result = code
             self.fault_where = where
-            if code not in (FaultCode.BAD_STATE, FaultCode.BAD_ARGUMENT):
+            if code not in REFUSALS:
                 self.state = MachineState.FAULT
             result = answer("fault", action_seq=seq, action=message.spec.id, code=code,
                             where=where)
@@ -301,6 +322,8 @@ class ShoeModel:
         self.injected.jam_feed = self.injected.jam_router = False
         self.injected.jam_pockets.clear()
         stuck, self.stuck = self.stuck, []
+        if self.stuck_in == "router":
+            return FaultCode.JAM, 2
         if self.stuck_in in self.pockets:
             self.pockets[self.stuck_in].extend(stuck)
         elif stuck:
