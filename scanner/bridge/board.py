@@ -90,18 +90,15 @@ class Board:
         That fill is no guess: with three regular hands known the fourth is determined.
         Raises DealError when it is not determined or the deal is not regular.
         """
-        unknown = [seat for seat in SEATS if self.hand(seat) is None]
-        if len(unknown) > 1:
-            names = ", ".join(str(s) for s in unknown)
-            raise DealError(f"board {self.number}: hands {names} are unknown")
-        hands = list(self.hands)
-        if unknown:
-            held = {card for hand in hands if hand is not None for card in hand}
-            hands[unknown[0].index] = tuple(c for c in ALL_CARDS if c not in held)
-        problems = deal_problems(tuple(hands))
+        problems = deal_problems(self.hands)
         if problems:
             raise DealError(f"board {self.number}: " + "; ".join(problems))
-        return _four(tuple(sorted(h, key=card_index) for h in hands))  # type: ignore[arg-type]
+        hands = list(self.hands)
+        if None in hands:
+            held = set(ALL_CARDS[i] for hand in hands if hand is not None
+                       for i in hand_indexes(hand))
+            hands[hands.index(None)] = tuple(c for c in ALL_CARDS if c not in held)
+        return _four(tuple(tuple(sorted(h, key=card_index)) for h in hands))  # type: ignore[arg-type]
 
     def owners(self) -> tuple[Seat, ...]:
         """The seat holding each card, in card-index order (♠A…♣2): the DLM/DUP view."""
@@ -126,10 +123,13 @@ def _four(hands: tuple[Hand | None, ...]) -> tuple[Hand | None, Hand | None, Han
 def deal_problems(hands: tuple[Hand | None, ...]) -> list[str]:
     """Every way these hands fail to be one regular deal (Law 6B, Law 7B1), in words.
 
-    Unknown hands (``None``) are not problems here; ``Board.complete_hands`` decides
-    whether the deal is still determined.
+    One unknown hand (``None``) is no problem: the other three determine it. Two or more
+    are, since the deal is then not known.
     """
     problems: list[str] = []
+    unknown = [str(seat) for seat, hand in zip(SEATS, hands, strict=True) if hand is None]
+    if len(unknown) > 1:
+        problems.append(f"hands {', '.join(unknown)} are unknown")
     known = [(seat, hand_indexes(hand)) for seat, hand in zip(SEATS, hands, strict=True)
              if hand is not None]
     count = [0] * len(ALL_CARDS)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ..board import Board, DealError, deal_problems
+from ..board import Board, deal_problems
 from . import dlm, dup, pbn
 from .reading import Damage, FormatError, Located, Reading, SetInfo
 
@@ -63,11 +63,6 @@ def _checked(items: Iterable[Located | Damage], strict: bool) -> Iterator[Locate
             continue
         seen[board.number] = item.where
         problems = deal_problems(board.hands) if strict else []
-        if strict and not problems and None in board.hands:
-            try:
-                board.complete_hands()
-            except DealError as exc:
-                problems = [str(exc).split(": ", 1)[1]]
         if problems:
             yield Damage(item.where, "; ".join(problems), board.number)
         else:
