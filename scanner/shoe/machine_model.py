@@ -322,8 +322,6 @@ class ShoeModel:
         self.injected.jam_feed = self.injected.jam_router = False
         self.injected.jam_pockets.clear()
         stuck, self.stuck = self.stuck, []
-        if self.stuck_in == "router":
-            return FaultCode.JAM, 2
         if self.stuck_in in self.pockets:
             self.pockets[self.stuck_in].extend(stuck)
         elif stuck:
