@@ -38,6 +38,8 @@ class AuctionError(ValueError):
         self.call = call
         self.code = code
         self.rule = RULE
+        self.detail = detail
+        self.rule_text = rule_text
         super().__init__(f"{call}: {detail} ({RULE}: \"{rule_text}\")")
 
 

@@ -72,31 +72,30 @@ class DemoTable:
         """One hand from the shuffle to the score; a deal the tracker rejects is redealt."""
         state = self.session.state
         dealer = state.next_dealer or self.rng.choice(list(Seat))
-        self.session.command(HandStarted("pinochle", dealer, PACKET, self.session.log.session))
+        started = HandStarted("pinochle", dealer, PACKET, self.session.log.session)
+        self.session.command(started)
         while True:
             self.reporter.hand_started(self.session.state, self.session.state.hand.deal)
-            verdict, dealt = self.deal(dealer, expose_at)
+            verdict, dealt = self.deal(started, expose_at)
             self.reporter.ruling(verdict, dealt)
             if verdict.status == OK:
                 break
             # The ruling's remedy: gather the cards and redeal with the same dealer.
             self.session.command(Redeal(f"{verdict.rule}: {verdict.reason}", same_dealer=True))
-            self.session.command(HandStarted("pinochle", dealer, PACKET,
-                                             self.session.log.session))
+            self.session.command(started)
             expose_at = None
         self.bid(dealt)
         self.name_trump(dealt)
         self.play_out(dealt)
 
-    def deal(self, dealer: Seat, expose_at: int | None) -> tuple[Verdict, dict[Seat, list[Card]]]:
+    def deal(self, started: HandStarted, expose_at: int | None,
+             ) -> tuple[Verdict, dict[Seat, list[Card]]]:
         """Shuffle and deal through the tracker, stopping at the first fault it rules on."""
         deck = PINOCHLE_48.cards()
         self.rng.shuffle(deck)
-        started = self.session.state.hand.events[-1]
-        assert isinstance(started, HandStarted)
         tracker = DealTracker.for_hand(started)
         hands: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
-        order = dealer.left.clockwise_from()
+        order = started.dealer.left.clockwise_from()
         for index, card in enumerate(deck):
             seat = order[(index // PACKET) % len(order)]
             event = CardDelivered(card, seat, exposed=index == expose_at)

@@ -345,7 +345,7 @@ def _call(state: TableState, event: Bid | Pass) -> TableState:
     try:
         auction = hand.auction.call(event.seat, event.amount if isinstance(event, Bid) else None)
     except AuctionError as exc:
-        raise GameError(event, RULE_AUCTION, str(exc)) from None
+        raise GameError(event, RULE_AUCTION, f"{exc.detail}: \"{exc.rule_text}\"") from None
     phase = "trump" if auction.finished else "auction"
     hand = dataclasses.replace(hand, auction=auction, phase=phase,
                                events=(*hand.events, event))
