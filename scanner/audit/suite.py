@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import BRIDGE_52, Card, DeckSpec, Suit
+from ..cards import BRIDGE_52, PINOCHLE_48, Card, DeckSpec, Suit
 from . import statistics as stat
 from .distribution import Distribution
 from .hand_nulls import (
@@ -58,11 +58,18 @@ class DealtOrder:
     scope: dict[str, Any]
 
 
+# What a test measures on one order: its statistic, the exact null, and details to show.
+Measured = tuple[int, Distribution, dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class OrderTest:
+    """One order-based test: when it applies, how it measures, which tail alarms, how its
+    null was obtained, and its weight in sharing out the false-alarm rate."""
+
     name: str
     applies: Callable[[DeckSpec, Prior], bool]
-    measure: Callable[[Sequence[Card], DeckSpec, Prior], tuple[int, Distribution, dict]]
+    measure: Callable[[Sequence[Card], DeckSpec, Prior], Measured]
     tail: str
     null: str
     weight: float = 1.0
@@ -83,7 +90,7 @@ def _suit_sizes(deck: DeckSpec) -> dict[Suit, int]:
     return sizes
 
 
-def _rising_sequences(order, deck, prior):
+def _rising_sequences(order: Sequence[Card], deck: DeckSpec, prior: Prior) -> Measured:
     r = stat.rising_sequences(order, prior.cards)
     n = len(order)
     direction = "as stated" if r <= (n + 1) / 2 else "reversed"
@@ -91,29 +98,29 @@ def _rising_sequences(order, deck, prior):
             {"rising_sequences": r, "prior_direction": direction, "prior": prior.source})
 
 
-def _new_pack(order, deck, prior):
+def _new_pack(order: Sequence[Card], deck: DeckSpec, prior: Prior) -> Measured:
     t, per_suit = stat.new_pack_statistic(order)
     return t, suit_folded_rising_sequences_null(4, 13), {"rising_sequences_by_suit": per_suit}
 
 
-def _successor_pairs(order, deck, prior):
+def _successor_pairs(order: Sequence[Card], deck: DeckSpec, prior: Prior) -> Measured:
     count = stat.neighbour_count(order, stat.successor_in(prior.cards))
     null = neighbour_count_null(len(order), (Component("path", len(order), directed=True),))
     return count, null, {"prior": prior.source}
 
 
-def _same_suit_adjacent_rank(order, deck, prior):
+def _same_suit_adjacent_rank(order: Sequence[Card], deck: DeckSpec, prior: Prior) -> Measured:
     graph = tuple(Component("path", 13) for _ in Suit)
     return (stat.neighbour_count(order, stat.same_suit_adjacent_rank),
             neighbour_count_null(deck.size, graph), {})
 
 
-def _same_suit(order, deck, prior):
+def _same_suit(order: Sequence[Card], deck: DeckSpec, prior: Prior) -> Measured:
     graph = tuple(Component("clique", n) for n in _suit_sizes(deck).values())
     return stat.neighbour_count(order, stat.same_suit), neighbour_count_null(deck.size, graph), {}
 
 
-def _identical(order, deck, prior):
+def _identical(order: Sequence[Card], deck: DeckSpec, prior: Prior) -> Measured:
     graph = tuple(Component("clique", n) for _, n in deck.counts if n > 1)
     return stat.neighbour_count(order, stat.identical), neighbour_count_null(deck.size, graph), {}
 
@@ -182,28 +189,28 @@ def hand_tests(boards: Sequence[Sequence[Sequence[Card]]], numbers: Sequence[int
     ]
 
 
-# Rule, and what to do, when an audit alarms: data, by game and kind of evidence.
+# Rule, and what to do, when an audit alarms: data, by deck and kind of evidence.
 VERDICTS: dict[tuple[str, str], tuple[str, str]] = {
-    ("bridge", "order"): (
+    (BRIDGE_52.name, "order"): (
         "Law 6D2 (no result may stand if dealt without shuffle from a sorted deck); Law 6A",
         "call the director: the deal was not randomized from its prior condition, so no "
         "result may stand (Law 6D2); shuffle the pack thoroughly before any new deal (Law 6A)"),
-    ("bridge", "hands"): (
+    (BRIDGE_52.name, "hands"): (
         "Law 6A (each pack thoroughly shuffled); Law 6E (pre-dealing)",
         "call the director: withdraw the set and deal it again from thoroughly shuffled "
         "packs or by a wholly random computer deal (Law 6E4); boards already played in "
         "a session stand or not at the director's ruling (Law 6D2)"),
-    ("pinochle", "order"): (
+    (PINOCHLE_48.name, "order"): (
         "Setup & Deal: Shuffle and cut (the dealer shuffles the complete deck)",
         "gather the cards; the dealer shuffles the complete deck thoroughly and deals again"),
 }
 
 
-def _verdict(game: str, kind: str, results: Sequence[TestResult]) -> Verdict | None:
+def _verdict(deck: DeckSpec, kind: str, results: Sequence[TestResult]) -> Verdict | None:
     alarms = [r for r in results if r.alarm]
     if not alarms:
         return None
-    rule, remedy = VERDICTS[(game, kind)]
+    rule, remedy = VERDICTS[(deck.name, kind)]
     evidence = "; ".join(
         f"{r.name}{_where(r)} = {r.statistic} (p = {r.p_value:.3g} <= level {r.level:.3g})"
         for r in alarms)
@@ -224,22 +231,27 @@ def audit_orders(deals: Sequence[DealtOrder], prior: Prior = NEW_PACK,
     The nulls assume only a uniformly random deck, never the prior, so the rate holds
     whatever prior is stated; a wrong prior only costs power.
     """
+    decks = {deal.deck for deal in deals}
+    if len(decks) != 1:
+        raise ValueError(f"audit one deck at a time, not {len(decks)}")
+    deck = decks.pop()
     results: list[TestResult] = []
     for deal in deals:
         results.extend(order_tests(deal, prior))
     levelled = bonferroni(results, rate)
     notes = list(notes)
-    game = "pinochle" if any(not _distinct(d.deck) for d in deals) else "bridge"
-    if game == "pinochle" and prior.kind == "stated":
-        notes.append("the prior order is not used for pinochle: identical copies make rising "
-                     "sequences and successor pairs ambiguous")
-    return AuditReport(rate, levelled, _verdict(game, "order", levelled), tuple(notes))
+    if prior.kind == "stated" and not _distinct(deck):
+        notes.append(f"the prior order is not used for the {deck.name} deck: identical copies "
+                     "make rising sequences and successor pairs ambiguous")
+    return AuditReport(rate, levelled, _verdict(deck, "order", levelled), tuple(notes))
 
 
 def audit_boards(boards: Sequence[Sequence[Sequence[Card]]], numbers: Sequence[int | str],
                  rate: float = DEFAULT_FALSE_ALARM_RATE, hide_hands: bool = False) -> AuditReport:
     """Audit a set of bridge deals from their hands alone (hands in N E S W order)."""
+    if not boards:
+        raise ValueError("no boards to audit")
     levelled = bonferroni(hand_tests(boards, numbers, hide_hands), rate)
     notes = ("hand-only tests are weak: a new pack given 3 riffles already looks random by "
              "shape; audit the dealing order when it was read",)
-    return AuditReport(rate, levelled, _verdict("bridge", "hands", levelled), notes)
+    return AuditReport(rate, levelled, _verdict(BRIDGE_52, "hands", levelled), notes)
