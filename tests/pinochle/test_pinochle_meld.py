@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pinochle_hands import WORKED_EXAMPLE, cards, melds, total
 
-from scanner.cards import PINOCHLE_48, Seat, Suit
+from scanner.cards import PINOCHLE_48, Card, Rank, Seat, Suit
 from scanner.pinochle.meld import MeldError, best_trump, evaluate, hand_counts, team_totals
 from scanner.pinochle.options import (
     MODERN_MELD,
@@ -252,3 +252,29 @@ def test_meld_does_not_depend_on_card_order(hand, trump, rnd):
 def test_total_is_the_sum_of_the_breakdown(hand, trump):
     meld = evaluate(hand, trump)
     assert meld.to_dict()["total"] == sum(m["points"] for m in meld.to_dict()["melds"])
+
+
+def restated_total(hand, trump):
+    """The reference's default rules restated card by card, independently of the evaluator."""
+    held = Counter(hand)
+
+    def n(rank, suit):
+        return held[Card(rank, suit)]
+
+    run_ranks = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
+    runs = min(n(r, trump) for r in run_ranks)
+    points = {0: 0, 1: 15, 2: 150}[runs]
+    for suit in Suit:
+        pairs = min(n(Rank.K, suit), n(Rank.Q, suit))
+        points += (pairs - runs) * 4 if suit == trump else pairs * 2
+    points += n(Rank.R9, trump)
+    for rank, single, double in ((Rank.A, 10, 100), (Rank.K, 8, 80), (Rank.Q, 6, 60),
+                                 (Rank.J, 4, 40)):
+        points += {0: 0, 1: single, 2: double}[min(n(rank, suit) for suit in Suit)]
+    points += {0: 0, 1: 4, 2: 30}[min(n(Rank.Q, Suit.S), n(Rank.J, Suit.D))]
+    return points
+
+
+@given(hands, st.sampled_from(list(Suit)))
+def test_meld_agrees_with_the_rules_restated_card_by_card(hand, trump):
+    assert evaluate(hand, trump).total == restated_total(hand, trump)
