@@ -1,4 +1,4 @@
-"""`tablescan convert IN OUT`: copy a set of boards between PBN, DLM, DUP, BRI and DGE."""
+"""`tablescan convert IN OUT`: copy a set of boards between PBN, DLM, DUP, BRI, DGE, LIN and CSV."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..bridge.cli_io import DamagedInput, load_set, print_json, report_damage
-from ..bridge.formats import UnknownFormat, format_for, write_boards
+from ..bridge.formats import FORMATS, UnknownFormat, format_for, write_boards
 from ..bridge.formats import dlm as dlm_format
 from ..bridge.formats.reading import SetInfo
 from ..cli import UsageError
@@ -15,9 +15,9 @@ from ..cli import UsageError
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "convert", help="convert a set of boards between PBN, DLM, DUP, BRI and DGE",
+        "convert", help="convert a set of boards between board file formats",
         description="Read IN and write OUT, each in the format its extension names "
-                    "(.pbn .dlm .dup .bri .dge). Damaged input exits 2 and names every "
+                    f"({' '.join(sorted(FORMATS))}). Damaged input exits 2 and names every "
                     "damaged board and every good one; OUT is then not written.")
     parser.add_argument("input", metavar="IN")
     parser.add_argument("output", metavar="OUT")

@@ -12,7 +12,7 @@ from scanner.bridge.board import Vulnerability, dealer_for, vulnerability_for
 from scanner.bridge.formats import load, read_boards, write_boards
 from scanner.cards import Seat, parse_hand
 
-FORMATS = ("pbn", "dlm", "dup", "bri", "dge")
+FORMATS = ("pbn", "dlm", "dup", "bri", "dge", "lin", "csv")
 
 
 def deals(path: Path) -> list[tuple]:
@@ -56,7 +56,7 @@ def test_round_trip_through_each_pair_of_formats(fixtures: Path, tmp_path: Path,
     assert deals(tmp_path / f"back.{source}") == deals(fixtures / f"test.{source}")
 
 
-@pytest.mark.parametrize("ext", ["dlm", "dup", "bri", "dge"])
+@pytest.mark.parametrize("ext", ["dlm", "dup", "bri", "dge", "csv"])
 def test_binary_and_dlm_writers_reproduce_the_fixture_byte_for_byte(
         fixtures: Path, tmp_path: Path, ext: str) -> None:
     loaded = load(fixtures / f"test.{ext}")
@@ -94,3 +94,18 @@ def test_dup_numbers_boards_from_the_trailers_low_board(fixtures: Path, tmp_path
     boards = [b.renumbered(b.number + 16) for b in read_boards(fixtures / "test.pbn")]
     write_boards(tmp_path / "late.dup", boards)
     assert [b.number for b in read_boards(tmp_path / "late.dup")] == list(range(17, 33))
+
+
+def test_lin_lists_each_board_once_per_room_and_that_is_one_board(fixtures: Path) -> None:
+    text = (fixtures / "test.lin").read_text()
+    assert text.count("qx|o1|") == 1 and text.count("qx|c1|") == 1
+    assert [b.number for b in read_boards(fixtures / "test.lin")] == list(range(1, 17))
+
+
+def test_lin_room_listings_that_disagree_are_damage(fixtures: Path, tmp_path: Path) -> None:
+    lines = (fixtures / "test.lin").read_text().splitlines()
+    closed = next(i for i, line in enumerate(lines) if line.startswith("qx|c2|"))
+    lines[closed] = lines[closed].replace("|sv|n|", "|sv|e|")
+    (tmp_path / "bad.lin").write_text("\n".join(lines))
+    [damage] = load(tmp_path / "bad.lin").damage
+    assert damage.board == 2 and "listed again with another deal" in damage.problem

@@ -1,4 +1,4 @@
-"""Board files by extension: PBN, DLM, DUP (and its halves BRI and DGE).
+"""Board files by extension: PBN, DLM, DUP (and its halves BRI and DGE), LIN and CSV.
 
 ``read_boards(path)`` streams the boards of a record file and raises FormatError at the
 first damage; ``load(path)`` reads the whole file and keeps every good board and every
@@ -15,13 +15,13 @@ from pathlib import Path
 from types import ModuleType
 
 from ..board import Board, deal_problems
-from . import dlm, dup, pbn
+from . import csv_deals, dlm, dup, lin, pbn
 from .reading import Damage, FormatError, Located, Reading, SetInfo
 
 __all__ = ["FORMATS", "Damage", "FormatError", "LoadedSet", "SetInfo", "UnknownFormat",
            "format_for", "load", "read_boards", "read_deals", "write_boards"]
 
-FORMATS: dict[str, ModuleType] = {ext: module for module in (pbn, dlm, dup)
+FORMATS: dict[str, ModuleType] = {ext: module for module in (pbn, dlm, dup, lin, csv_deals)
                                   for ext in module.EXTENSIONS}
 
 
