@@ -9,6 +9,8 @@ from .protocol import POCKET_NAMES
 from .virtual_deck import DeckCard
 
 CONTROL_TIMEOUT_S = 10.0
+# A camera spec naming a simulated shoe's control channel: sim:HOST:PORT.
+SIM_PREFIX = "sim:"
 
 
 class ControlChannelError(RuntimeError):

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..cards import Card, Seat
+from ..cards import Card, DeckSpec, Seat
 from ..events import CardDelivered, CardRead, Event, HandStarted, MachineFault
 from ..log import EventLog
 from ..vision.reading import Reading
@@ -259,6 +259,13 @@ def _event_at(log: EventLog, seq: int) -> Event | None:
     for found, event in log.replay(from_seq=seq):
         return event if found == seq else None
     return None
+
+
+def deck_check_for(deck: DeckSpec) -> DeckCheckLike:
+    """The vision issue's deck check for ``deck``: duplicate, foreign, complete."""
+    from ..vision.deckcheck import DeckCheck
+
+    return DeckCheck(deck)
 
 
 def latest_shoe_deal(log: EventLog) -> tuple[int, HandStarted] | None:

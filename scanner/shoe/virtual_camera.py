@@ -18,9 +18,8 @@ import numpy as np
 from ..vision.reading import Reading
 from ..vision.render import render_station_frame
 from ..vision.station import read_station
-from .control import ControlChannel
+from .control import SIM_PREFIX, ControlChannel
 
-SIM_PREFIX = "sim:"
 DEFAULT_STYLE = "standard"
 DEFAULT_BACK = "lattice-red"
 
