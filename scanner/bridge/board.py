@@ -51,8 +51,8 @@ Hand = tuple[Card, ...]
 
 @dataclass(frozen=True)
 class SourceTag:
-    """A PBN tag the reader does not interpret, kept with its section lines so a writer
-    can put it back as it was."""
+    """A PBN tag as the file wrote it, with its section lines. The PBN writer puts every
+    tag back in its order, rewriting only Board, Dealer, Vulnerable and Deal from the board."""
 
     name: str
     value: str
@@ -78,6 +78,14 @@ class Board:
 
     def hand(self, seat: Seat) -> Hand | None:
         return self.hands[seat.index]
+
+    def same_deal(self, other: Board) -> bool:
+        """Same number, dealer, vulnerability and cards in each seat, in whatever order the
+        cards were written."""
+        return ((self.number, self.dealer, self.vulnerability)
+                == (other.number, other.dealer, other.vulnerability)
+                and all(_sorted_indexes(a) == _sorted_indexes(b)
+                        for a, b in zip(self.hands, other.hands, strict=True)))
 
     def renumbered(self, number: int) -> Board:
         """The same deal as board ``number``, with that number's dealer and vulnerability."""
@@ -161,6 +169,10 @@ def card_index(card: Card) -> int:
     """``card.index`` (0 = ♠A … 51 = ♣2), fast for the canonical cards."""
     index = _INDEX_BY_ID.get(id(card))
     return card.index if index is None else index
+
+
+def _sorted_indexes(hand: Hand | None) -> list[int] | None:
+    return None if hand is None else sorted(hand_indexes(hand))
 
 
 def hand_indexes(hand: Hand) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...cards import ALL_CARDS, Card
@@ -22,8 +23,8 @@ LETTERS = 26
 STATUS_SHOW = {"Show": True, "Sealed": False}
 # An unused slot holds the sorted pack: all spades to North, hearts to East, and so on.
 UNUSED_SLOT = "aaaaaabffffffkkkkkklpppppp"
-HEADER_KEYS = ("Headline", "Status", "Duplicates", "From board", "To board",
-               "Next board to duplimate", "PrintOuts", "Crypto key", "Checksum")
+REQUIRED_KEYS = ("Status", "Duplicates", "From board", "To board", "Checksum")
+NUMBER_KEYS = ("Duplicates", "From board", "To board", "Checksum", "Crypto key")
 
 _SLOT = re.compile(r"(Duplicates|Board) (\d\d)=(.*)$")
 _BOARD = re.compile(r"([a-p]{26})(\d{3})$")
@@ -57,67 +58,71 @@ def decode_letters(letters: str) -> tuple[tuple[Card, ...], ...]:
 
 # ---- reading ---------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Header:
+    headline: str
+    show: bool
+    duplicates: int
+    first: int
+    last: int
+
+
 def read(path: Path) -> Reading:
-    lines = path.read_bytes().decode("cp1252").splitlines()
-    header, damage, body_start = _header(lines)
+    data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    lines = data.decode("cp1252").splitlines()
+    header, problems, body_start = _header(lines)
     if header is None:
-        return Reading(SetInfo(), iter(damage))
-    info = SetInfo(sealed=not header["show"], copies=header["Duplicates"],
-                   headline=header["Headline"])
-    return Reading(info, _slots(lines, body_start, header, damage))
+        return Reading(SetInfo(), iter(problems))
+    info = SetInfo(sealed=not header.show, copies=header.duplicates, headline=header.headline)
+    return Reading(info, _slots(lines, body_start, header))
 
 
-def _header(lines: list[str]) -> tuple[dict | None, list[Damage], int]:
+def _header(lines: list[str]) -> tuple[Header | None, list[Damage], int]:
+    """The header, or None and its problems; and the index of the first slot line."""
     if not lines or lines[0].strip() != "[Document]":
         return None, [Damage("line 1", "not a DLM file: the first line is not [Document]")], 0
     values: dict[str, tuple[int, str]] = {}
-    number = 1
-    for number, line in enumerate(lines[1:], start=2):
+    body_start = len(lines)
+    for index, line in enumerate(lines[1:], start=1):
         if _SLOT.match(line):
+            body_start = index
             break
         key, sep, value = line.partition("=")
         if sep:
-            values[key.strip()] = (number, value.strip())
-    else:
-        number = len(lines) + 1
-    missing = [key for key in ("Status", "Duplicates", "From board", "To board", "Checksum")
-               if key not in values]
+            values[key.strip()] = (index + 1, value.strip())
+    missing = [key for key in REQUIRED_KEYS if key not in values]
     if missing:
-        return None, [Damage("header", f"missing field(s) {', '.join(missing)}")], number - 1
+        return None, [Damage("header", f"missing field(s) {', '.join(missing)}")], body_start
     problems: list[Damage] = []
-    header: dict = {"Headline": values.get("Headline", (0, ""))[1]}
-    status_line, status = values["Status"]
-    if status not in STATUS_SHOW:
-        problems.append(Damage(f"line {status_line}", f"Status={status!r} is not Show or Sealed"))
-    header["show"] = STATUS_SHOW.get(status, True)
-    for key in ("Duplicates", "From board", "To board", "Checksum", "Crypto key"):
+    numbers: dict[str, int] = {}
+    for key in NUMBER_KEYS:
         line_no, text = values.get(key, (0, "0"))
         if not text.isdigit():
             problems.append(Damage(f"line {line_no}", f"{key}={text!r} is not a number"))
-        header[key] = int(text) if text.isdigit() else 0
-    if header["Crypto key"]:
+        numbers[key] = int(text) if text.isdigit() else 0
+    status_line, status = values["Status"]
+    if status not in STATUS_SHOW:
+        problems.append(Damage(f"line {status_line}", f"Status={status!r} is not Show or Sealed"))
+    header = Header(values.get("Headline", (0, ""))[1], STATUS_SHOW.get(status, True),
+                    numbers["Duplicates"], numbers["From board"], numbers["To board"])
+    if numbers["Crypto key"]:
         problems.append(Damage(f"line {values['Crypto key'][0]}",
-                               f"Crypto key={header['Crypto key']}: encrypted sets are not "
+                               f"Crypto key={numbers['Crypto key']}: encrypted sets are not "
                                "supported"))
-    first, last = header["From board"], header["To board"]
-    if not 1 <= first <= last <= SLOTS:
+    if not 1 <= header.first <= header.last <= SLOTS:
         problems.append(Damage(f"line {values['To board'][0]}",
-                               f"From board={first}, To board={last} is not a range in "
-                               f"1–{SLOTS}"))
-    expected = header_checksum(header["Duplicates"], first, last, header["show"])
-    if header["Checksum"] != expected:
+                               f"From board={header.first}, To board={header.last} is not a "
+                               f"range in 1–{SLOTS}"))
+    expected = header_checksum(header.duplicates, header.first, header.last, header.show)
+    if numbers["Checksum"] != expected:
         problems.append(Damage(f"line {values['Checksum'][0]}",
-                               f"header checksum is {header['Checksum']}, expected {expected} "
+                               f"header checksum is {numbers['Checksum']}, expected {expected} "
                                "(Duplicates XOR From XOR To XOR Show)"))
-    if problems:
-        return None, problems, number - 1
-    return header, [], number - 1
+    return (None if problems else header), problems, body_start
 
 
-def _slots(lines: list[str], start: int, header: dict,
-           damage: list[Damage]) -> Iterator[Located | Damage]:
-    yield from damage
-    first, last = header["From board"], header["To board"]
+def _slots(lines: list[str], start: int, header: Header) -> Iterator[Located | Damage]:
+    first, last = header.first, header.last
     slot = 0
     for index in range(start, len(lines), 2):
         slot += 1

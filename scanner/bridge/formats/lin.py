@@ -50,7 +50,7 @@ def _boards(path: Path) -> Iterator[Located | Damage]:
             if seen is None:
                 first_listing[board.number] = (board, where)
                 yield Located(board, where)
-            elif seen[0] != board:
+            elif not seen[0].same_deal(board):
                 yield Damage(where, f"board {board.number} is listed again with another deal "
                                     f"(first at {seen[1]})", board.number)
 
