@@ -203,6 +203,7 @@ def evaluate_counts(counts: Counts, trump: Suit,
 
     # Class C: Q♠ J♦, its own class, so it shares cards with marriages and arounds freely.
     pinochles = min(counts[_QS], counts[_JD])
+    # Grand pinochle (K♠ Q♠ J♦) improves a single pinochle; a double pinochle stays 30.
     if pinochles == 1 and "grand-pinochle" in optional and counts[_KS]:
         items.append(MeldItem("grand-pinochle", None, 1, scale["grand-pinochle"][0]))
     elif pinochles:

@@ -47,6 +47,11 @@ class MeldScale:
         if missing or unknown:
             raise OptionError(
                 f"meld scale {name!r}: missing kinds {missing}, unknown kinds {unknown}")
+        for kind, pair in table.items():
+            if (len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                          and v >= 0 for v in pair)):
+                raise OptionError(f"meld scale {name!r}: {kind} must be (single, double) "
+                                  f"whole numbers >= 0, not {pair!r}")
         return cls(name, MappingProxyType(dict(table)))
 
     def single(self, kind: str) -> int:

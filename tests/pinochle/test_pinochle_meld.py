@@ -278,3 +278,8 @@ def restated_total(hand, trump):
 @given(hands, st.sampled_from(list(Suit)))
 def test_meld_agrees_with_the_rules_restated_card_by_card(hand, trump):
     assert evaluate(hand, trump).total == restated_total(hand, trump)
+
+
+def test_a_scale_value_that_is_not_a_whole_number_is_refused_naming_the_meld():
+    with pytest.raises(OptionError, match="run"):
+        MeldScale.from_table("broken", {**MODERN_MELD.values, "run": (15.5, 150)})
