@@ -110,7 +110,7 @@ def _draw_clutter(image: np.ndarray, rng: np.random.Generator) -> None:
         cv2.line(image, centre, end, colour, int(rng.integers(4, 12)), cv2.LINE_AA)
     elif kind == 2:  # a score pad: a square-ish sheet, never card-shaped, with ruled lines
         side = int(rng.integers(60, 160))
-        box = cv2.boxPoints((centre, (side, side * rng.uniform(0.95, 1.3)), rng.uniform(0, 180)))
+        box = cv2.boxPoints((centre, (side, side * rng.uniform(0.9, 1.1)), rng.uniform(0, 180)))
         cv2.fillConvexPoly(image, box.astype(np.int32), colour, cv2.LINE_AA)
         for k in range(4):
             y = centre[1] - side // 3 + k * side // 6
@@ -378,3 +378,13 @@ def compose_scene(
     placed = [PlacedCard(item.card, item.face, corners)
               for item, corners in zip(items, outlines, strict=True)]
     return Scene(photo, placed, background, tuple(perturbations))
+
+
+def outline_matches(found: np.ndarray, truth: np.ndarray, tolerance: float = 0.08) -> bool:
+    """Whether a found outline lies on a true card's: every corner within ``tolerance`` of
+    the card's height, in any cyclic order (the reader may see the card upside down)."""
+    height = float(np.linalg.norm(truth[0] - truth[3]))
+    return any(
+        float(np.abs(np.roll(found, k, axis=0) - truth).max()) < tolerance * height
+        for k in range(4)
+    )

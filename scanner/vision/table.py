@@ -16,7 +16,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..cards import Card
+from .profile import DeckProfile
 from .reading import Reading, read_card_image
+from .station import read_station
 
 LOCATE_MAX_SIDE = 1280
 # Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
@@ -32,6 +35,8 @@ MAX_HULL = 1.08
 MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the corner fit
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 OPENING_SIZES = (9, 17)  # pixels at LOCATE_MAX_SIDE: bridges thinner than these are cut
+TEXTURE_WINDOW = 9  # pixels: a back's motif repeats within it
+TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
 RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes anyway
 
 
@@ -44,11 +49,11 @@ class Detection:
     """
 
     face: str
-    card: object
+    card: Card | None
     confidence: float
     outline: np.ndarray
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "face": self.face,
             "card": None if self.card is None else str(self.card),
@@ -93,23 +98,37 @@ def stock_mask(image: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def edge_regions(image: np.ndarray) -> np.ndarray:
-    """Regions enclosed by strong edges: the card's outline separates it from any table.
+def colour_edges(image: np.ndarray) -> np.ndarray:
+    """Edges found in each colour channel, thickened to close one-pixel gaps.
 
-    Edges are found in each colour channel, because a navy back on a teal cloth differs
-    in hue far more than in brightness.
+    Per channel, because a navy back on a teal cloth differs in hue far more than in
+    brightness.
     """
     blurred = cv2.GaussianBlur(image, (5, 5), 0)
-    edges = None
+    edges = np.zeros(image.shape[:2], np.uint8)
     for channel in cv2.split(blurred):
         median = float(np.median(channel[::4, ::4]))
-        found = cv2.Canny(channel, max(10.0, 0.5 * median), max(30.0, 1.2 * median))
-        edges = found if edges is None else cv2.bitwise_or(edges, found)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        edges |= cv2.Canny(channel, max(10.0, 0.5 * median), max(30.0, 1.2 * median))
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def edge_enclosed(edges: np.ndarray) -> np.ndarray:
+    """Regions enclosed by edges: a plain face's outline separates it from any table."""
     return cv2.bitwise_not(edges)
 
 
-CUES = (stock_mask, edge_regions)
+def edge_textured(edges: np.ndarray) -> np.ndarray:
+    """Regions dense with edges: a patterned back is one solid blob of them, while wood
+    grain or a weave leaves gaps between its lines."""
+    density = cv2.blur(edges, (TEXTURE_WINDOW, TEXTURE_WINDOW))
+    _, dense = cv2.threshold(density, TEXTURE_DENSITY * 255, 255, cv2.THRESH_BINARY)
+    return dense
+
+
+def cue_masks(image: np.ndarray) -> list[np.ndarray]:
+    """Binary masks in which a card is one region, each from an independent cue."""
+    edges = colour_edges(image)
+    return [stock_mask(image), edge_enclosed(edges), edge_textured(edges)]
 
 
 # ---------------------------------------------------------------- quadrilaterals
@@ -277,8 +296,8 @@ def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     """Outlines (4×2 float32, clockwise, photo pixels) of every card lying in the photo."""
     small, scale = _shrink(image)
     candidates: list[Candidate] = []
-    for cue in CUES:
-        for mask in _openings(cue(small)):
+    for cue in cue_masks(small):
+        for mask in _openings(cue):
             candidates.extend(_candidates_from_mask(mask))
     return [c.outline / scale for c in select_cards(candidates)]
 
@@ -318,13 +337,29 @@ def rectify(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def read_table(frame: np.ndarray, profile: object | None = None) -> list[Detection]:
-    """Every card lying in the photo: face up with rank and suit, face down, or abstained."""
+def read_table(frame: np.ndarray, profile: DeckProfile | None = None) -> list[Detection]:
+    """Every card lying in the photo: face up with rank and suit, face down, or abstained.
+
+    An abstention is still a detection (``card`` None): a card is there and nobody knows
+    which, which the table must hear rather than miss.
+    """
     detections = []
     for outline in locate_cards(frame):
         outline = portrait(outline)
-        reading: Reading = read_card_image(rectify(frame, outline), profile=profile)
-        if reading.face == "none":
-            continue
+        reading = read_card_image(rectify(frame, outline), profile=profile)
         detections.append(Detection(reading.face, reading.card, reading.confidence, outline))
     return detections
+
+
+def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None) -> Reading:
+    """Read a photo of one card: a read-station frame, or one card lying on a table.
+
+    The largest card the table locator finds is read. A frame where it finds none is
+    handed to the read station, whose dark window it may be; that answers ``none`` for
+    an empty window.
+    """
+    outlines = locate_cards(photo)
+    if not outlines:
+        return read_station(photo, profile)
+    largest = max(outlines, key=lambda o: cv2.contourArea(o.reshape(-1, 1, 2)))
+    return read_card_image(rectify(photo, largest), profile=profile)

@@ -1,0 +1,66 @@
+"""Locating cards on a table photo: every card found, at any rotation, on any table, nothing else."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.cards import parse_card
+from scanner.vision.scene import (
+    BACKGROUNDS,
+    cards_to_place,
+    compose_scene,
+    outline_matches,
+)
+from scanner.vision.table import locate_cards, portrait, rectify
+
+CARDS = [parse_card(t) for t in "AS KH QD JC TS 9H 8D 7C".split()]
+BACKS = [None, None, "lattice-red", None, None, "checker-navy", None, None]
+
+
+def scene_of(background: str, seed: int, **kwargs):
+    items = cards_to_place(CARDS, "standard", seed=seed, backs=BACKS)
+    return compose_scene(items, seed=seed, background=background, **kwargs)
+
+
+def unmatched(scene, outlines):
+    return [t for t in scene.cards if not any(outline_matches(o, t.outline) for o in outlines)]
+
+
+@pytest.mark.parametrize("background", sorted(BACKGROUNDS))
+def test_every_separate_card_is_found_on_each_background(background):
+    scene = scene_of(background, seed=11)
+    outlines = locate_cards(scene.image)
+    assert unmatched(scene, outlines) == []
+    assert len(outlines) == len(scene.cards)
+
+
+def test_cards_are_found_under_camera_tilt():
+    scene = scene_of("cloth", seed=12, tilt=0.4)
+    assert unmatched(scene, locate_cards(scene.image)) == []
+
+
+@pytest.mark.parametrize("background", sorted(BACKGROUNDS))
+def test_an_empty_table_has_no_cards(background):
+    scene = compose_scene([], seed=13, background=background)
+    assert locate_cards(scene.image) == []
+
+
+def test_outlines_are_in_full_resolution_pixels_of_a_large_photo():
+    scene = scene_of("wood", seed=14, size=(4000, 3000), card_height=(550, 700))
+    assert unmatched(scene, locate_cards(scene.image)) == []
+
+
+def test_rectified_card_is_portrait_with_the_cards_proportions():
+    scene = scene_of("plain", seed=15)
+    outline = portrait(locate_cards(scene.image)[0])
+    card = rectify(scene.image, outline)
+    height, width = card.shape[:2]
+    assert height > width
+    assert width / height == pytest.approx(57 / 89, abs=0.01)
+
+
+def test_a_square_score_pad_is_not_a_card():
+    image = np.full((720, 1280, 3), (60, 90, 140), np.uint8)
+    image[200:400, 500:700] = 245  # white, four-sided, but square
+    assert locate_cards(image) == []
