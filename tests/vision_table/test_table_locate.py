@@ -1,4 +1,4 @@
-"""Locating cards on a table photo: every card found, at any rotation, on any table, nothing else."""
+"""Locating cards on a table photo: every card found, at any rotation, on any table."""
 
 from __future__ import annotations
 
