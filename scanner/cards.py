@@ -26,6 +26,10 @@ class Suit(Enum):
     D = "D"
     C = "C"
 
+    # Members are singletons compared by identity, so identity hashing is exact, and C-level:
+    # Enum's own __hash__ runs Python code on every dict lookup of a card or seat.
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
@@ -59,6 +63,8 @@ class Rank(Enum):
     R4 = "4"
     R3 = "3"
     R2 = "2"
+
+    __hash__ = object.__hash__  # see Suit
 
     @property
     def index(self) -> int:
@@ -141,6 +147,8 @@ class Seat(Enum):
     E = "E"
     S = "S"
     W = "W"
+
+    __hash__ = object.__hash__  # see Suit
 
     @property
     def left(self) -> Seat:
