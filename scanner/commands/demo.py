@@ -31,7 +31,10 @@ _RANK_TEXT = {rank: ("10" if rank.value == "T" else rank.value) for rank in PLAY
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo", help="play simulated pinochle hands through the real rules, logged to SQLite",
-        description=__doc__.splitlines()[0])
+        description="Shuffle with the OS's secure RNG, deal in packets of three through the "
+                    "deal tracker, and let scripted players bid, name trump and play; meld, "
+                    "counters, rulings and the score sheet come from the real rules. Every "
+                    "event is logged to SQLite.")
     parser.add_argument("--hands", type=int, default=1, help="hands to play (default 1); the "
                                                              "deal passes clockwise")
     parser.add_argument("--expose", action="store_true",
