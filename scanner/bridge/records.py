@@ -26,8 +26,13 @@ VULNERABILITY_TEXT = {Vulnerability.NONE: "None", Vulnerability.NS: "N-S",
                       Vulnerability.EW: "E-W", Vulnerability.ALL: "All"}
 RANK_TEXT = {Rank.T: "10"}
 RED_SUITS = frozenset({Suit.H, Suit.D})
-# Where each seat sits in the 3×3 diagram grid: (row, column).
-GRID = {Seat.N: (1, 2), Seat.W: (2, 1), Seat.E: (2, 3), Seat.S: (3, 2)}
+# Where each seat sits in the diagram grid (below the heading): row, and the columns it
+# spans. North and South may use the empty cell to their right, so a long suit fits.
+GRID = {Seat.N: (2, "2 / 4"), Seat.W: (3, "1"), Seat.E: (3, "3"), Seat.S: (4, "2 / 4")}
+RANK_GAP = " "
+# Suits this long are set smaller and without gaps (still unambiguous: there is no rank "1"),
+# so they fit beside the compass unwrapped.
+LONG_SUIT = 10
 
 STYLE = """
 @page { size: A4; margin: 10mm; }
@@ -39,23 +44,25 @@ header p { margin: 1mm 0 0; font-size: 9pt; }
 .sheet { display: grid; grid-template-columns: 1fr 1fr; grid-auto-rows: 84mm; gap: 3mm;
          break-after: page; page-break-after: always; }
 .sheet:last-of-type { break-after: auto; page-break-after: auto; }
-.board { border: 0.3mm solid #000; padding: 2mm; display: grid;
-         grid-template-columns: 1fr 1fr 1fr; grid-template-rows: auto 1fr 1fr 1fr;
-         break-inside: avoid; page-break-inside: avoid; font-size: 10pt; }
+.board { border: 0.3mm solid #000; padding: 2mm; display: grid; overflow: hidden;
+         grid-template-columns: minmax(0, 1fr) auto minmax(0, 1fr);
+         grid-template-rows: auto auto 1fr auto;
+         column-gap: 1mm; break-inside: avoid; page-break-inside: avoid; font-size: 9pt; }
 .board h2 { grid-column: 1 / 4; font-size: 11pt; margin: 0 0 1mm; }
 .board .facts { font-weight: normal; font-size: 9pt; }
-.hand { line-height: 1.25; }
+.hand { line-height: 1.25; white-space: nowrap; }
+.hand .long { font-size: 7.5pt; }
 .hand .seat { font-size: 8pt; font-weight: bold; }
 .suit { display: inline-block; width: 1.2em; }
 .red { color: #c00000; }
-.compass { align-self: center; justify-self: center; width: 22mm; height: 22mm;
+.compass { align-self: center; justify-self: center; width: 18mm; height: 18mm;
            border: 0.3mm solid #000; position: relative; font-size: 8pt; }
 .compass span { position: absolute; width: 6mm; text-align: center; }
-.compass .N { top: 0.5mm; left: 8mm; } .compass .S { bottom: 0.5mm; left: 8mm; }
-.compass .W { left: 0.5mm; top: 8mm; } .compass .E { right: 0.5mm; top: 8mm; }
+.compass .N { top: 0.5mm; left: 6mm; } .compass .S { bottom: 0.5mm; left: 6mm; }
+.compass .W { left: 0.5mm; top: 6.5mm; } .compass .E { right: 0.5mm; top: 6.5mm; }
 .compass .vul { background: #c00000; color: #fff; font-weight: bold; }
 .compass .dealer { text-decoration: underline; font-weight: bold; }
-.compass .number { top: 7.5mm; left: 5mm; width: 12mm; font-size: 10pt; font-weight: bold; }
+.compass .number { top: 5.5mm; left: 3mm; width: 12mm; font-size: 10pt; font-weight: bold; }
 @media screen { body { margin: 10mm; } .sheet { max-width: 190mm; margin-bottom: 10mm; } }
 """
 
@@ -79,15 +86,15 @@ def _board(board: Board) -> str:
     vulnerability = VULNERABILITY_TEXT[board.vulnerability]
     facts = f"Dealer {SEAT_NAMES[board.dealer]} · Vulnerable {vulnerability}"
     cells = [f'<h2>Board {board.number} <span class="facts">{escape(facts)}</span></h2>']
-    for seat, (row, column) in GRID.items():
-        cells.append(_hand(seat, board.hand(seat), row + 1, column))
+    for seat, (row, columns) in GRID.items():
+        cells.append(_hand(seat, board.hand(seat), row, columns))
     cells.append(_compass(board, vulnerability))
     label = escape(f"Board {board.number}, {facts}")
     return f'<article class="board" aria-label="{label}">' + "".join(cells) + "</article>"
 
 
-def _hand(seat: Seat, hand: Hand | None, row: int, column: int) -> str:
-    style = f'style="grid-row: {row}; grid-column: {column}"'
+def _hand(seat: Seat, hand: Hand | None, row: int, columns: str) -> str:
+    style = f'style="grid-row: {row}; grid-column: {columns}"'
     lines = [f'<div class="seat">{SEAT_NAMES[seat]}</div>']
     if hand is None:
         lines.append("<div>(not known)</div>")
@@ -95,9 +102,12 @@ def _hand(seat: Seat, hand: Hand | None, row: int, column: int) -> str:
         for suit in Suit:
             ranks = [c.rank for c in hand if c.suit is suit]
             ranks.sort(key=lambda r: r.index)
-            text = " ".join(RANK_TEXT.get(r, r.value) for r in ranks) or "—"
+            long = len(ranks) >= LONG_SUIT
+            gap = "" if long else RANK_GAP
+            text = gap.join(RANK_TEXT.get(r, r.value) for r in ranks) or "—"
             colour = " red" if suit in RED_SUITS else ""
-            lines.append(f'<div><span class="suit{colour}" role="img" '
+            size = ' class="long"' if long else ""
+            lines.append(f'<div{size}><span class="suit{colour}" role="img" '
                          f'aria-label="{SUIT_NAMES[suit]}">{suit.symbol}</span>'
                          f"{escape(text)}</div>")
     return f'<div class="hand" {style}>' + "".join(lines) + "</div>"

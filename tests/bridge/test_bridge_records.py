@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from scanner.bridge.board import Board
 from scanner.bridge.dealset import generate
 from scanner.bridge.formats import read_boards, write_boards
 from scanner.bridge.formats.reading import SetInfo
 from scanner.bridge.records import render
+from scanner.cards import ALL_CARDS
 from scanner.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -60,6 +62,39 @@ def test_a_32_board_set_prints_six_boards_per_sheet(tmp_path: Path) -> None:
     html = render(generate(range(1, 33), seed="records"), "Club")
     assert html.count('<section class="sheet">') == 6
     assert "@page { size: A4" in html
+
+
+def thirteen_card_suits(number: int) -> Board:
+    suits = tuple(ALL_CARDS[k:k + 13] for k in range(0, 52, 13))
+    shift = number % 4
+    return Board.standard(number, suits[shift:] + suits[:shift])
+
+
+def nine_card_suits(number: int) -> Board:
+    """The widest suit still set at full size (A K Q J 10 9 8 7 6) in every hand."""
+    s, h, d, c = (ALL_CARDS[k:k + 13] for k in range(0, 52, 13))
+    hands = (s[:9] + h[:4], h[4:] + s[9:], d[:9] + c[:4], c[4:] + d[9:])
+    shift = number % 4
+    return Board.standard(number, hands[shift:] + hands[:shift])
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (CI installs it)")
+def test_no_hand_spills_out_of_its_place_even_with_thirteen_card_suits(tmp_path: Path) -> None:
+    boards = [thirteen_card_suits(n) for n in range(1, 5)]
+    boards += [nine_card_suits(n) for n in range(5, 9)]
+    boards += generate(range(9, 33), seed="records")
+    probe = """<script>
+    const spilled = [...document.querySelectorAll('.board, .hand')]
+      .filter(e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)
+      .map(e => e.closest('.board').getAttribute('aria-label'));
+    document.body.setAttribute('data-spilled', spilled.join(' | ') || 'none');
+    </script></body>"""
+    page = tmp_path / "records.html"
+    page.write_text(render(boards, "Club").replace("</body>", probe))
+    dom = subprocess.run([CHROMIUM, "--headless", "--disable-gpu", "--no-sandbox", "--dump-dom",
+                          page.as_uri()], check=True, capture_output=True, text=True,
+                         timeout=120).stdout
+    assert 'data-spilled="none"' in dom
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (CI installs it)")
