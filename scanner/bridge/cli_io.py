@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .formats import LoadedSet, UnknownFormat, load
-from .formats.reading import FormatError
+from .formats.reading import FormatError, whole_number
 
 
 class DamagedInput(Exception):
@@ -56,9 +56,10 @@ def parse_board_numbers(text: str) -> list[int]:
     numbers: list[int] = []
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        first = whole_number(low)
+        last = whole_number(high) if dash else first
+        if first is None or last is None:
             raise ValueError(f"--boards {text!r}: {part.strip()!r} is not N or N-M")
-        first, last = int(low), int(high) if dash else int(low)
         if first < 1 or last < first:
             raise ValueError(f"--boards {text!r}: {part.strip()!r} is not a rising range "
                              "of board numbers from 1")

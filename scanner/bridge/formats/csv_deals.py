@@ -10,7 +10,7 @@ from pathlib import Path
 from ...cards import SEATS, Suit, parse_seat
 from ..board import Board, Hand, Vulnerability
 from .pbn import VULNERABLE_NAMES, DealSyntaxError, parse_pbn_hand
-from .reading import Damage, Located, Reading, SetInfo
+from .reading import Damage, Located, Reading, SetInfo, whole_number
 
 EXTENSIONS = (".csv",)
 SUITS_PER_ROW = 16
@@ -28,7 +28,7 @@ def _boards(path: Path) -> Iterator[Located | Damage]:
             if not any(cell.strip() for cell in row):
                 continue
             where = f"line {line_no}"
-            number = int(row[16]) if len(row) > 16 and row[16].strip().isdigit() else None
+            number = whole_number(row[16]) if len(row) > 16 else None
             try:
                 yield Located(_board(row, number), where)
             except (DealSyntaxError, ValueError) as exc:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card
 from ..board import Board
-from .reading import Damage, Located, Reading, SetInfo
+from .reading import Damage, Located, Reading, SetInfo, whole_number
 
 EXTENSIONS = (".dlm",)
 SLOTS = 99
@@ -26,8 +26,8 @@ UNUSED_SLOT = "aaaaaabffffffkkkkkklpppppp"
 REQUIRED_KEYS = ("Status", "Duplicates", "From board", "To board", "Checksum")
 NUMBER_KEYS = ("Duplicates", "From board", "To board", "Checksum", "Crypto key")
 
-_SLOT = re.compile(r"(Duplicates|Board) (\d\d)=(.*)$")
-_BOARD = re.compile(r"([a-p]{26})(\d{3})$")
+_SLOT = re.compile(r"(Duplicates|Board) ([0-9][0-9])=(.*)$")
+_BOARD = re.compile(r"([a-p]{26})([0-9]{3})$")
 
 
 def header_checksum(duplicates: int, first: int, last: int, show: bool) -> int:
@@ -97,9 +97,10 @@ def _header(lines: list[str]) -> tuple[Header | None, list[Damage], int]:
     numbers: dict[str, int] = {}
     for key in NUMBER_KEYS:
         line_no, text = values.get(key, (0, "0"))
-        if not text.isdigit():
+        number = whole_number(text)
+        if number is None:
             problems.append(Damage(f"line {line_no}", f"{key}={text!r} is not a number"))
-        numbers[key] = int(text) if text.isdigit() else 0
+        numbers[key] = number or 0
     status_line, status = values["Status"]
     if status not in STATUS_SHOW:
         problems.append(Damage(f"line {status_line}", f"Status={status!r} is not Show or Sealed"))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Suit
 from ..board import HAND_SIZE, Board, Hand
-from .reading import Damage, Located, Reading, SetInfo
+from .reading import Damage, Located, Reading, SetInfo, whole_number
 
 EXTENSIONS = (".dup", ".bri", ".dge")
 
@@ -99,11 +99,11 @@ def parse_trailer(raw: bytes) -> Trailer:
     text = raw.decode("latin-1")
     if text.strip("\0") == "":
         raise PartError("trailer is empty (all NUL)")
-    flags, low, copies, high = text[:2], text[2:5].strip(), text[5:7].strip(), text[7:10].strip()
-    if any(flag not in "YN" for flag in flags) or not (low.isdigit() and high.isdigit()):
+    flags = text[:2]
+    low, copies, high = whole_number(text[2:5]), whole_number(text[5:7]), whole_number(text[7:10])
+    if any(flag not in "YN" for flag in flags) or low is None or high is None:
         raise PartError(f"trailer {text!r} is not 'YN', low board, copies, high board")
-    return Trailer(flags[0] == "Y", flags[1] == "Y", int(low),
-                   int(copies) if copies.isdigit() else 0, int(high))
+    return Trailer(flags[0] == "Y", flags[1] == "Y", low, copies or 0, high)
 
 
 def _records(data: bytes, layout: Layout, count: int, rest: int, trailer: Trailer | None,
@@ -153,9 +153,10 @@ def _bri_hands(part: bytes) -> tuple[Hand, ...]:
     cards: list[Card] = []
     for i in range(0, BRI_SIZE, 2):
         pair = text[i:i + 2]
-        if not pair.isdigit() or not 1 <= int(pair) <= len(ALL_CARDS):
+        number = whole_number(pair) if len(pair.strip()) == 2 else None
+        if number is None or not 1 <= number <= len(ALL_CARDS):
             raise PartError(f"BRI part: {pair!r} at byte {i} is not a card number 01–52")
-        cards.append(ALL_CARDS[int(pair) - 1])
+        cards.append(ALL_CARDS[number - 1])
     seen: dict[Card, int] = {}
     for i, card in enumerate(cards):
         if card in seen:

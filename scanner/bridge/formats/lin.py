@@ -16,7 +16,7 @@ from pathlib import Path
 from ...cards import Seat
 from ..board import Board, Hand, Vulnerability, vulnerability_for
 from .pbn import DealSyntaxError, parse_pbn_hand
-from .reading import Damage, Located, Reading, SetInfo
+from .reading import Damage, Located, Reading, SetInfo, whole_number
 
 EXTENSIONS = (".lin",)
 DEALER_DIGITS: dict[str, Seat] = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
@@ -62,7 +62,7 @@ def _pairs(line: str) -> dict[str, str]:
 
 def _number_or_none(pairs: dict[str, str]) -> int | None:
     room = pairs.get("qx", "")
-    return int(room[1:]) if room[1:].isdigit() else None
+    return whole_number(room[1:])
 
 
 def _board(pairs: dict[str, str]) -> Board:

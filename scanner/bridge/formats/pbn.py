@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Seat, Suit, format_hand, parse_seat
 from ..board import Board, Hand, SourceTag, Vulnerability, dealer_for, vulnerability_for
-from .reading import Damage, Located, Reading, SetInfo
+from .reading import Damage, Located, Reading, SetInfo, whole_number
 
 EXTENSIONS = (".pbn",)
 CORE_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
@@ -195,14 +195,15 @@ def _board_number(by_name: dict[str, _Tag]) -> int:
     text = _value(by_name, "Board")
     if text is None:
         raise ValueError("the Board tag is missing or '?': the board number is unknown")
-    if not text.isdigit() or int(text) < 1:
+    number = whole_number(text)
+    if number is None or number < 1:
         raise ValueError(f"Board {text!r} is not a board number")
-    return int(text)
+    return number
 
 
 def _number_or_none(by_name: dict[str, _Tag]) -> int | None:
     text = _value(by_name, "Board")
-    return int(text) if text is not None and text.isdigit() else None
+    return None if text is None else whole_number(text)
 
 
 def _line_of(by_name: dict[str, _Tag]) -> int:

@@ -57,6 +57,15 @@ class Reading:
     items: Iterator[Located | Damage]
 
 
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number when it is ASCII digits only, else None.
+
+    ``str.isdigit`` alone is not enough: it accepts ``²`` and other digits ``int`` refuses.
+    """
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 class FormatError(ValueError):
     """A file that cannot be used as it stands; ``damage`` lists what is wrong and where."""
 
