@@ -23,6 +23,7 @@ Face = Literal["up", "down", "none"]
 MARKERS = ("auction-started", "bidding-ended")
 FACES = ("up", "down", "none")
 SIDES = ("NS", "EW")
+BOARD_STAGES = ("deal", "verify")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +162,57 @@ class MachineFault(Event):
     state: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class BoardStarted(Event):
+    """A board of a pre-dealt duplicate set reaches the shoe: a copy to deal (``stage`` deal)
+    or a board read back to verify (``stage`` verify). ``position`` of ``total`` is the
+    board's place in the run, for the progress the page shows."""
+
+    type: ClassVar[str] = "board-started"
+    board: int
+    stage: str = "deal"
+    copy: int = 1
+    position: int = 1
+    total: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult(Event):
+    """What became of one board at the shoe: dealt, stopped, or its verification status.
+
+    ``detail`` holds the evidence, one line per difference; ``history`` a Law 6D2 flag in
+    words, empty when the deal was never seen in another session."""
+
+    type: ClassVar[str] = "board-result"
+    board: int
+    status: str
+    stage: str = "deal"
+    copy: int = 1
+    rule: str = ""
+    detail: str = ""
+    remedy: str = ""
+    history: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditResult(Event):
+    """The shuffle audit of a set or a run of decks: alarm or not, at a stated false-alarm
+    rate, with the verdict's rule, evidence and remedy when it alarms."""
+
+    type: ClassVar[str] = "audit-result"
+    alarm: bool
+    false_alarm_rate: float
+    tests: int = 0
+    rule: str = ""
+    evidence: str = ""
+    remedy: str = ""
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, CardRead, CardDelivered, CardExposed, Marker, Bid, Pass,
-                TrumpNamed, CountersTaken, Conceded, HandThrownIn, Redeal, Undo, MachineFault)
+                TrumpNamed, CountersTaken, Conceded, HandThrownIn, Redeal, Undo, MachineFault,
+                BoardStarted, BoardResult, AuditResult)
 }
 
 _CHOICES: dict[tuple[type[Event], str], tuple[str, ...]] = {
@@ -172,6 +220,8 @@ _CHOICES: dict[tuple[type[Event], str], tuple[str, ...]] = {
     (CardRead, "face"): FACES,
     (CountersTaken, "side"): SIDES,
     (HandStarted, "game"): ("pinochle", "bridge"),
+    (BoardStarted, "stage"): BOARD_STAGES,
+    (BoardResult, "stage"): BOARD_STAGES,
 }
 
 
