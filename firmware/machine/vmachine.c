@@ -131,7 +131,8 @@ uint16_t vm_sensors(const vmachine_t *vm)
         in |= IN_PASS;
     if (vm->station_count || (vm->feeding.count && fed >= STATION_COVER_US))
         in |= IN_STATION;
-    if (vm->hopper_top >= vm->hopper_end)
+    /* A card nudged by the roller but not yet at the throat still lies over the sensor. */
+    if (vm->hopper_top >= vm->hopper_end && !(vm->feeding.count && fed < REACH_US))
         in |= IN_HOPPER_EMPTY;
     if (vm->step_position == 0)
         in |= IN_HOME;

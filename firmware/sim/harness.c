@@ -69,6 +69,7 @@ typedef struct {
     struct timespec wall_start;
     uint64_t sim_at_wall_start;
     unsigned long resets;
+    uint64_t instructions; /* executed while awake: how busy the firmware is */
 } harness_t;
 
 static volatile sig_atomic_t stop_requested; /* set by the signal handler only */
@@ -310,6 +311,7 @@ static int run(harness_t *h)
     while (!stop_requested && !h->control.quit) {
         avr_cycle_count_t until = h->avr->cycle + SLICE_CYCLES;
         while (h->avr->cycle < until) {
+            h->instructions += h->avr->state == cpu_Running;
             int state = avr_run(h->avr);
             if (state == cpu_Done || state == cpu_Crashed) {
                 fprintf(stderr, "shoe-sim: the AVR %s at pc 0x%04x\n",
@@ -421,8 +423,9 @@ int main(int argc, char **argv)
     h.sim_at_wall_start = sim_us(&h);
 
     int status = run(&h);
-    fprintf(stderr, "shoe-sim: %.3f s simulated, %lu resets, %d cards in the pockets\n",
-            (double)sim_us(&h) / 1e6, h.resets,
+    fprintf(stderr, "shoe-sim: %.3f s simulated, %llu AVR instructions executed, %lu resets, "
+            "%d cards in the pockets\n",
+            (double)sim_us(&h) / 1e6, (unsigned long long)h.instructions, h.resets,
             h.vm.pocket_count[0] + h.vm.pocket_count[1] + h.vm.pocket_count[2]
                 + h.vm.pocket_count[3]);
     control_close(&h.control);
