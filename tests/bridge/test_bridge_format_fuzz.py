@@ -26,7 +26,7 @@ def read_any(data: bytes, ext: str) -> None:
                 assert damage.problem and damage.where
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=600), ext=st.sampled_from(sorted(FORMATS)))
 def test_random_bytes_never_crash_a_reader(data: bytes, ext: str) -> None:
     read_any(data, ext)
@@ -60,6 +60,12 @@ NOT_ASCII_DIGITS = {
     ".dlm": b"[Document]\r\nStatus=Show\r\nDuplicates=\xb2\r\nFrom board=1\r\nTo board=1\r\n"
             b"Checksum=1\r\n",
 }
+
+
+@pytest.mark.parametrize("ext", sorted(FORMATS))
+def test_bytes_no_code_page_defines_are_damage_not_a_crash(ext: str) -> None:
+    data = (FIXTURES / f"test{ext}").read_bytes()
+    read_any(data[:20] + bytes([0x81, 0x8D, 0x8F, 0x90, 0x9D]) + data[20:], ext)
 
 
 def test_digits_that_are_not_ascii_are_damage_not_a_crash(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ...cards import SEATS, Suit, parse_seat
 from ..board import Board, Hand, Vulnerability
@@ -24,15 +25,24 @@ def read(path: Path) -> Reading:
 
 def _boards(path: Path) -> Iterator[Located | Damage]:
     with path.open(encoding="utf-8", errors="replace", newline="") as stream:
-        for line_no, row in enumerate(csv.reader(stream), start=1):
-            if not any(cell.strip() for cell in row):
-                continue
-            where = f"line {line_no}"
-            number = whole_number(row[16]) if len(row) > 16 else None
-            try:
-                yield Located(_board(row, number), where)
-            except (DealSyntaxError, ValueError) as exc:
-                yield Damage(where, str(exc), number)
+        rows = csv.reader(stream)
+        try:
+            yield from _rows(rows)
+        except csv.Error as exc:
+            yield Damage(f"line {rows.line_num}", f"not CSV: {exc}")
+
+
+def _rows(rows: Any) -> Iterator[Located | Damage]:
+    """Boards from a ``csv.reader`` (whose ``line_num`` locates each row)."""
+    for row in rows:
+        if not any(cell.strip() for cell in row):
+            continue
+        where = f"line {rows.line_num}"
+        number = whole_number(row[16]) if len(row) > 16 else None
+        try:
+            yield Located(_board(row, number), where)
+        except (DealSyntaxError, ValueError) as exc:
+            yield Damage(where, str(exc), number)
 
 
 def _board(row: list[str], number: int | None) -> Board:

@@ -69,7 +69,7 @@ class Header:
 
 def read(path: Path) -> Reading:
     data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
-    lines = data.decode("cp1252").splitlines()
+    lines = data.decode("cp1252", errors="replace").splitlines()
     header, problems, body_start = _header(lines)
     if header is None:
         return Reading(SetInfo(), iter(problems))
