@@ -21,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "damaged board and every good one; OUT is then not written.")
     parser.add_argument("input", metavar="IN")
     parser.add_argument("output", metavar="OUT")
+    parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.add_argument("--unseal", action="store_true",
                         help="allow a Sealed DLM set to be written to a format that shows "
                              "the hands to whoever opens it")
@@ -35,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:
         return report_damage(exc)
+    if Path(args.output).exists() and not args.force:
+        raise UsageError(f"{args.output} exists; pass --force to overwrite it")
     info = loaded.info
     if info.sealed and target is not dlm_format and not args.unseal:
         raise UsageError(f"{args.input} is Sealed (its hands are hidden from the operator); "

@@ -221,3 +221,12 @@ def test_convert_will_not_unseal_a_sealed_set_unasked(fixtures: Path, tmp_path: 
     assert "Sealed" in capsys.readouterr().err
     assert main(["convert", str(tmp_path / "sealed.dlm"), str(tmp_path / "open.pbn"),
                  "--unseal"]) == 0
+
+
+def test_convert_will_not_overwrite_a_file_unasked(fixtures: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "set.dlm"
+    out.write_text("an earlier set")
+    assert main(["convert", str(fixtures / "test.pbn"), str(out)]) == 2
+    assert out.read_text() == "an earlier set" and "--force" in capsys.readouterr().err
+    assert main(["convert", str(fixtures / "test.pbn"), str(out), "--force"]) == 0
