@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from functools import cached_property
+from operator import sub
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, DeckSpec, Seat
+from .cards import SEATS, Card, DeckSpec, Seat
 from .events import CardDelivered, CardExposed, Event, HandStarted, Marker
 from .verdicts import OK, Verdict, most_severe
 
@@ -62,14 +63,29 @@ class Fault:
 class SortedPattern:
     """A regularity of a sorted deck, seen in consecutive cards of the dealing order.
 
-    ``min_pairs`` consecutive pairs with the property mark the deal as unshuffled; it is set
-    far in the tail of what shuffled decks produce (see bench/core_tracker.py for the rate).
+    Each card has a ``key`` (its suit, its rank, its place in a new pack); a consecutive pair
+    shows the pattern when the second key minus the first is one of ``steps``. ``min_pairs``
+    such pairs mark the deal as unshuffled; it sits far in the tail of what shuffled decks
+    produce (bench/core_tracker.py counts false alarms on shuffled decks).
     """
 
     name: str
-    pairs: Callable[[Card, Card], bool]
+    key: Mapping[Card, int]
+    steps: frozenset[int]
     min_pairs: int
     shuffled_mean: float
+
+    def pairs_in(self, cards: Sequence[Card | None]) -> int:
+        """How many consecutive pairs of ``cards`` show the pattern; unread cards break pairs."""
+        keys = list(map(self.key.get, cards))
+        if None in keys:
+            # A key no real card has, different at every position: it pairs with nothing.
+            keys = [_NO_KEY * (i + 1) if k is None else k for i, k in enumerate(keys)]
+        differences = list(map(sub, keys[1:], keys[:-1]))
+        return sum(differences.count(step) for step in self.steps)
+
+
+_NO_KEY = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -93,23 +109,28 @@ class DealRules:
         if missing:
             raise ValueError(f"{self.game} deal rules do not rule on {sorted(missing)}")
 
-
-def same_suit(a: Card, b: Card) -> bool:
-    return a.suit is b.suit
-
-
-def same_rank(a: Card, b: Card) -> bool:
-    return a.rank is b.rank
+    @cached_property
+    def slots(self) -> dict[Card, int]:
+        """Each distinct card of the deck to its place in ``deck.counts``."""
+        return {card: i for i, (card, _) in enumerate(self.deck.counts)}
 
 
-def neighbours_in(order: Sequence[Card]) -> Callable[[Card, Card], bool]:
-    """Pairs that sit next to each other (either way) in a reference order of the deck."""
-    position = {card: i for i, card in enumerate(order)}
+# Steps between the keys of consecutive cards.
+SAME = frozenset({0})
+NEXT_EITHER_WAY = frozenset({1, -1})
 
-    def adjacent(a: Card, b: Card) -> bool:
-        return abs(position[a] - position[b]) == 1
 
-    return adjacent
+def suit_of(deck: DeckSpec) -> dict[Card, int]:
+    return {card: card.suit.index for card in deck.distinct}
+
+
+def rank_of(deck: DeckSpec) -> dict[Card, int]:
+    return {card: card.rank.index for card in deck.distinct}
+
+
+def place_in(order: Sequence[Card]) -> dict[Card, int]:
+    """Each card's place in a reference order of the deck, such as a new pack's."""
+    return {card: i for i, card in enumerate(order)}
 
 
 @dataclass
@@ -165,16 +186,15 @@ class DealTracker:
         self.rules = rules
         self.dealer = dealer
         self.packet = packet
-        self.hands: dict[Seat, list[Card | str | None]] = {seat: [] for seat in Seat}
+        self.hands: dict[Seat, list[Card | str | None]] = {seat: [] for seat in SEATS}
         self._hand_size = rules.deck.hand_size
-        # Cards and seats hash through Python-level Enum code, so the per-event path looks each
-        # up once: a card to its slot in the deck, a seat to its hand and the seat on its left.
-        self._deck_cards = [card for card, _ in rules.deck.counts]
-        self._slot = {card: i for i, card in enumerate(self._deck_cards)}
+        # The per-event path looks each thing up once: a card to its slot in the deck (copies
+        # are counted in a list by slot), a seat to its hand and the seat on its left.
+        self._slot = rules.slots
         self._allowed = [n for _, n in rules.deck.counts]
         self._copies = [0] * len(self._allowed)
         self._foreign = 0
-        self._seat_info = {seat: (self.hands[seat], seat.left) for seat in Seat}
+        self._seat_info = {seat: (self.hands[seat], seat.left) for seat in SEATS}
         self._dealt: list[tuple[int, Card | None]] = []
         self._unread = 0
         self._findings: dict[tuple[str, bool], _Finding] = {}
@@ -214,8 +234,16 @@ class DealTracker:
             handler(event, index)
 
     def feed_all(self, events: Iterable[Event]) -> None:
+        """``feed`` each event in turn, indexed from the count of events fed so far."""
+        handlers = self._handlers
+        index = self._next_index
         for event in events:
-            self.feed(event)
+            self._last_index = index
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event, index)
+            index += 1
+        self._next_index = index
 
     def findings(self) -> list[Verdict]:
         """Every finding so far, in the order first found."""
@@ -393,8 +421,8 @@ class DealTracker:
             finding.details = [summary]
 
     def _check_deck(self, index: int) -> None:
-        missing = [f"{card}" for card, allowed, copies
-                   in zip(self._deck_cards, self._allowed, self._copies, strict=True)
+        missing = [f"{card}" for (card, allowed), copies
+                   in zip(self.rules.deck.counts, self._copies, strict=True)
                    for _ in range(allowed - copies)]
         if len(missing) > self._unread:
             unread = (f"; {self._unread} unread card(s) may be {self._unread} of them"
@@ -411,8 +439,7 @@ class DealTracker:
             return
         cards = [card for _, card in self._dealt]
         for pattern in self.rules.sorted_patterns:
-            hits = sum(1 for a, b in pairwise(cards)
-                       if a is not None and b is not None and pattern.pairs(a, b))
+            hits = pattern.pairs_in(cards)
             if hits >= pattern.min_pairs:
                 self._flag("unshuffled", [i for i, _ in self._dealt],
                            f"dealt from a deck {pattern.name}: {hits} of {len(cards) - 1} "

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from ..cards import BRIDGE_52, Card, Rank, Suit
 from ..events import Bid, Pass, TrumpNamed
-from ..tracker import DealRules, Fault, SortedPattern, neighbours_in, same_rank, same_suit
+from ..tracker import (
+    NEXT_EITHER_WAY,
+    SAME,
+    DealRules,
+    Fault,
+    SortedPattern,
+    place_in,
+    rank_of,
+    suit_of,
+)
 from ..verdicts import DIRECTOR, NEEDS_REREAD, NEW_SHUFFLE_REDEAL, NO_RESULT, OK
 
 _ACE_LOW = (Rank.A, Rank.R2, Rank.R3, Rank.R4, Rank.R5, Rank.R6, Rank.R7, Rank.R8, Rank.R9,
@@ -49,12 +58,12 @@ FAULTS = {
 # A shuffled pack shows about 12 same-suit, 3 same-rank and 2 new-pack neighbours in 51
 # consecutive pairs; a sorted pack dealt without a shuffle shows 36 to 51 (a cut costs one).
 SORTED_PATTERNS = (
-    SortedPattern("in new-pack order (♠A→♠2 ♥ ♦ ♣, or reversed)", neighbours_in(BRIDGE_ORDER),
-                  min_pairs=20, shuffled_mean=2.0),
+    SortedPattern("in new-pack order (♠A→♠2 ♥ ♦ ♣, or reversed)", place_in(BRIDGE_ORDER),
+                  NEXT_EITHER_WAY, min_pairs=20, shuffled_mean=2.0),
     SortedPattern("in new-pack order (♠A→♠K ♦A→♦K ♣K→♣A ♥K→♥A, or reversed)",
-                  neighbours_in(NEW_DECK_ORDER), min_pairs=20, shuffled_mean=2.0),
-    SortedPattern("sorted by suit", same_suit, min_pairs=30, shuffled_mean=12.0),
-    SortedPattern("sorted by rank", same_rank, min_pairs=20, shuffled_mean=3.0),
+                  place_in(NEW_DECK_ORDER), NEXT_EITHER_WAY, min_pairs=20, shuffled_mean=2.0),
+    SortedPattern("sorted by suit", suit_of(BRIDGE_52), SAME, min_pairs=30, shuffled_mean=12.0),
+    SortedPattern("sorted by rank", rank_of(BRIDGE_52), SAME, min_pairs=20, shuffled_mean=3.0),
 )
 
 BRIDGE_DEAL_RULES = DealRules(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..cards import PINOCHLE_48
 from ..events import TrumpNamed
-from ..tracker import DealRules, Fault, SortedPattern, same_rank, same_suit
+from ..tracker import SAME, DealRules, Fault, SortedPattern, rank_of, suit_of
 from ..verdicts import CORRECTION_POLICY, NEEDS_REREAD, OK, REDEAL_SAME_DEALER
 
 THE_DEAL = "Setup & Deal: The deal"
@@ -42,8 +42,8 @@ FAULTS = {
 # A shuffled 48-card pinochle deck shows about 11 same-suit and 7 same-rank neighbours in 47;
 # a deck sorted by suit shows 44, one sorted by rank 42.
 SORTED_PATTERNS = (
-    SortedPattern("sorted by suit", same_suit, min_pairs=30, shuffled_mean=11.0),
-    SortedPattern("sorted by rank", same_rank, min_pairs=26, shuffled_mean=7.0),
+    SortedPattern("sorted by suit", suit_of(PINOCHLE_48), SAME, min_pairs=30, shuffled_mean=11.0),
+    SortedPattern("sorted by rank", rank_of(PINOCHLE_48), SAME, min_pairs=26, shuffled_mean=7.0),
 )
 
 PINOCHLE_DEAL_RULES = DealRules(

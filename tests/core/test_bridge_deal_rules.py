@@ -250,3 +250,11 @@ def test_an_unread_card_does_not_hide_a_second_copy():
 def test_a_sorted_reference_deck_is_the_whole_deck():
     assert set(BRIDGE_ORDER) == set(deck(GAME)) == set(NEW_DECK_ORDER)
     assert len(BRIDGE_ORDER) == len(NEW_DECK_ORDER) == 52
+
+
+def test_an_unread_card_does_not_hide_a_new_pack():
+    events = deal(GAME, list(BRIDGE_ORDER))[1]
+    events[10] = CardDelivered(None, events[10].to)
+    result = rule(events)
+    assert result.verdict.status == NO_RESULT
+    assert any(f.status == NEEDS_REREAD for f in result.findings)
