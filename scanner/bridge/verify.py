@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..cards import ALL_CARDS, SEATS, Card, Seat
-from .board import HAND_SIZE, Board
+from .board import HAND_SIZE, Board, hand_indexes
 
 MATCH = "match"
 REPEAT_OF_PREVIOUS = "repeat-of-previous"
@@ -117,10 +117,10 @@ def observed_key(board: Board) -> OwnerKey | None:
     for seat, hand in zip(SEATS, board.hands, strict=True):
         if hand is None or len(hand) != HAND_SIZE:
             return None
-        for card in hand:
-            if owner[card.index] != -1:
+        for index in hand_indexes(hand):
+            if owner[index] != -1:
                 return None
-            owner[card.index] = seat.index
+            owner[index] = seat.index
     return tuple(owner)
 
 
