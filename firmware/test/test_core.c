@@ -5,6 +5,7 @@
 #include "../core/crc16.h"
 #include "../core/frame.h"
 #include "../core/geometry.h"
+#include "../core/hal.h"
 #include "check.h"
 #include "test_board.h"
 
@@ -503,6 +504,32 @@ static void test_lost_steps_show_at_home_and_stop_the_route(void)
     CHECK_EQ(test_vm.pocket_count[N], 0);
 }
 
+/* ---- the virtual machine the simulated targets share ---- */
+
+static void test_vm_card_nudged_by_the_roller_still_lies_in_the_hopper(void)
+{
+    board_power_up(1);
+    test_vm.feed_on = 1;
+    vm_advance(&test_vm, test_vm.now_us + 1000); /* the firmware stops the roller 1 ms late */
+    test_vm.feed_on = 0;
+    CHECK_EQ(test_vm.feeding.count, 1);
+    CHECK(!(vm_sensors(&test_vm) & IN_HOPPER_EMPTY));
+}
+
+static void test_vm_pair_is_pulled_apart_by_clearjam(void)
+{
+    board_power_up(3);
+    test_vm.double_feed_armed = 1;
+    test_vm.feed_on = 1;
+    vm_advance(&test_vm, test_vm.now_us + 250000);
+    test_vm.feed_on = 0;
+    CHECK(vm_sensors(&test_vm) & IN_PASS);
+    vm_clear_jam(&test_vm);
+    CHECK_EQ(test_vm.station_count, 1);
+    CHECK_EQ(test_vm.hopper_top, 1);
+    CHECK(!(vm_sensors(&test_vm) & IN_PASS));
+}
+
 static const check_case_t CASES[] = {
 #define CASE(name) {#name, name}
     CASE(test_crc16_ccitt_false_check_value),
@@ -538,6 +565,8 @@ static const check_case_t CASES[] = {
     CASE(test_reset_with_a_card_at_the_station_boots_at_station_with_a_new_boot_id),
     CASE(test_retransmission_from_before_a_reset_is_not_carried_out),
     CASE(test_lost_steps_show_at_home_and_stop_the_route),
+    CASE(test_vm_card_nudged_by_the_roller_still_lies_in_the_hopper),
+    CASE(test_vm_pair_is_pulled_apart_by_clearjam),
 #undef CASE
 };
 
