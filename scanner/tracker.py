@@ -175,7 +175,12 @@ def _sorted_hand(cards: Iterable[Card | str | None]) -> list[Card | str | None]:
 
 
 class DealTracker:
-    """Folds one hand's events into four hands and findings. Feed events in log order."""
+    """Folds one hand's events into four hands and findings. Feed events in log order.
+
+    Deliveries, exposures and markers shape the deal; the game's ``after_event_types`` (a bid,
+    trump named) also mean the marker has passed. Other events (reads, machine faults) do not
+    change the deal: a delivery, not a read, puts a card in a hand.
+    """
 
     def __init__(self, rules: DealRules, dealer: Seat, packet: int | None = None) -> None:
         # 0 or None: the table agreed nothing, so the game's default packet applies.
