@@ -61,6 +61,9 @@ class ObservedFile:
 
 @dataclass(frozen=True)
 class BoardResult:
+    """One board's verdict. ``differences`` always explain a status other than ``match``:
+    card by card for ``differs``, in one sentence for the others."""
+
     board: int
     status: str
     differences: tuple[dict, ...] = ()
@@ -78,14 +81,21 @@ class BoardResult:
 
     def summary(self) -> str:
         """One line for people: what is wrong with this board."""
-        if self.status == REPEAT_OF_PREVIOUS:
-            return f"holds board {self.matches} (the board before it)"
-        if self.status == SWAPPED:
-            return f"holds board {self.matches}"
-        if self.status == ROTATED:
-            return (f"all four hands shifted {self.rotation} seat(s) clockwise: "
-                    f"N's hand is in {SEATS[self.rotation]}")
         return "; ".join(d["text"] for d in self.differences)
+
+
+def _holds(number: int, status: str, other: int) -> BoardResult:
+    text = (f"holds board {other}, the board before it" if status == REPEAT_OF_PREVIOUS
+            else f"holds board {other}")
+    return BoardResult(number, status, ({"kind": status, "board": other, "text": text},),
+                       matches=other)
+
+
+def _rotated(number: int, seats: int) -> BoardResult:
+    text = (f"all four hands shifted {seats} seat{'s' if seats > 1 else ''} clockwise: "
+            f"N's hand is in {SEATS[seats]}")
+    return BoardResult(number, ROTATED, ({"kind": ROTATED, "seats": seats, "text": text},),
+                       rotation=seats)
 
 
 @dataclass
@@ -144,14 +154,13 @@ def verify_board(index: RecordIndex, number: int, observed: Board | None,
         if previous is not None and seen == index.keys[previous]:
             exchanged = (previous_observed is not None
                          and observed_key(previous_observed) == record_key)
-            status = SWAPPED if exchanged else REPEAT_OF_PREVIOUS
-            return BoardResult(number, status, matches=previous)
+            return _holds(number, SWAPPED if exchanged else REPEAT_OF_PREVIOUS, previous)
         other = index.by_key.get(seen)
         if other is not None and other != number:
-            return BoardResult(number, SWAPPED, matches=other)
+            return _holds(number, SWAPPED, other)
         for seats in (1, 2, 3):
             if seen == rotate(record_key, seats):
-                return BoardResult(number, ROTATED, rotation=seats)
+                return _rotated(number, seats)
     return BoardResult(number, DIFFERS, tuple(differences(index.boards[number], observed)))
 
 

@@ -86,6 +86,7 @@ def test_all_four_hands_shifted_is_rotated_by_that_many_seats(
     observed = [rotated(b, seats) if b.number == 7 else b for b in record]
     result = verify(record, observed)[6]
     assert (result.status, result.rotation) == ("rotated", seats)
+    assert f"N's hand is in {'NESW'[seats]}" in texts(result)[0]
 
 
 def test_neighbouring_boards_exchanged_are_swapped_not_a_repeat(record: list[Board]) -> None:
@@ -102,6 +103,7 @@ def test_board_holding_a_distant_board_is_swapped(record: list[Board]) -> None:
     observed = [by_number[12].renumbered(3) if b.number == 3 else b for b in record]
     result = verify(record, observed)[2]
     assert (result.status, result.matches) == ("swapped", 12)
+    assert texts(result) == ["holds board 12"]
 
 
 def test_crash_mid_deal_shifts_every_later_board_onto_its_predecessor(
