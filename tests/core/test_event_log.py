@@ -205,3 +205,13 @@ def test_a_source_finds_the_last_event_it_logged_by_key_prefix(log):
     assert log.last_seq_with_key_prefix("otherXsource") is None
     assert log.last_seq_with_key_prefix("SHOE:") is None
     assert log.event_at(999) is None
+
+
+def test_two_writers_on_one_file_interleave_without_loss(tmp_path):
+    path = tmp_path / "table.sqlite"
+    with EventLog(path, session="shoe") as shoe, EventLog(path, session="page") as page:
+        seqs = []
+        for i, event in enumerate(A_HAND):
+            seqs.append((shoe if i % 2 else page).append(event, key=f"e{i}"))
+        assert list(shoe.replay()) == list(zip(seqs, A_HAND, strict=True))
+        assert len(list(page.replay(session="shoe"))) == len(A_HAND) // 2
