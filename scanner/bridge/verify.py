@@ -35,6 +35,20 @@ DIFFERS = "differs"
 NOT_OBSERVED = "not-observed"
 STATUSES = (MATCH, REPEAT_OF_PREVIOUS, SWAPPED, ROTATED, DIFFERS, NOT_OBSERVED)
 
+# The rule each status answers to, and what the director does about it.
+RULINGS: dict[str, tuple[str | None, str]] = {
+    MATCH: (None, "none: this copy is exact"),
+    DIFFERS: ("Law 6F", "deal this copy again from the record before play"),
+    ROTATED: ("Law 6F", "put each hand back in its own pocket"),
+    SWAPPED: ("Law 6F", "put the hands back in the board they belong to, or deal both boards "
+                        "again from the record"),
+    REPEAT_OF_PREVIOUS: ("Law 6F", "deal this board and every later one again from the record: "
+                                   "the dealing slipped one board"),
+    NOT_OBSERVED: (None, "read this board's hands before play"),
+}
+# A hand of the wrong size is also a Law 7B1 matter at the table.
+COUNT_LAW = "Law 7B1"
+
 # Owner per card index, N=0 E=1 S=2 W=3: two regular deals are equal when these are.
 OwnerKey = tuple[int, ...]
 
@@ -70,9 +84,17 @@ class BoardResult:
     matches: int | None = None
     rotation: int | None = None
 
+    def laws(self) -> list[str]:
+        law = RULINGS[self.status][0]
+        laws = [law] if law else []
+        if any(d["kind"] == "count" for d in self.differences):
+            laws.append(COUNT_LAW)
+        return laws
+
     def to_dict(self) -> dict:
         out: dict = {"board": self.board, "status": self.status,
-                     "differences": list(self.differences)}
+                     "differences": list(self.differences), "laws": self.laws(),
+                     "remedy": RULINGS[self.status][1]}
         if self.matches is not None:
             out["matches"] = self.matches
         if self.rotation is not None:

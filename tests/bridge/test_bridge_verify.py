@@ -57,6 +57,7 @@ def test_fourteen_twelve_names_the_long_and_short_hands_and_the_card(
     assert result.status == "differs"
     assert texts(result) == ["14–12: E holds 14 cards, W holds 12",
                              "card 4C is in E but belongs to W"]
+    assert result.to_dict()["laws"] == ["Law 6F", "Law 7B1"]
 
 
 def test_missing_card_is_named_with_its_owner(record: list[Board]) -> None:
@@ -114,6 +115,8 @@ def test_crash_mid_deal_shifts_every_later_board_onto_its_predecessor(
     statuses = [(r.board, r.status, r.matches) for r in verify(record, shifted)]
     assert statuses[:9] == [(n, "match", None) for n in range(1, 10)]
     assert statuses[9:] == [(n, "repeat-of-previous", n - 1) for n in range(10, 17)]
+    ruling = verify(record, shifted)[9].to_dict()
+    assert ruling["laws"] == ["Law 6F"] and "every later one" in ruling["remedy"]
 
 
 def test_board_absent_from_the_observed_hands_is_not_observed(record: list[Board]) -> None:
