@@ -1,0 +1,265 @@
+"""Pre-dealing a duplicate set through the shoe (Law 6E, Law 6F): every copy of every board.
+
+For each board and copy the operator puts a shuffled deck in the hopper; the shoe feeds each
+card to its read station, the camera reads it and the card goes to the pocket the set file
+says, whatever order the deck is in (``TargetDeal``). The dealing loop itself is the shoe's
+(``scanner.shoe.dealing.ShoeDeal``): it logs every read and delivery before acting and stops
+rather than guesses — an unreadable card, a duplicate read, a card from another deck, a card
+the board does not hold, a miscount at the pockets.
+
+Each copy is a deal keyed by the set's identity, the board and the copy, so a run that was
+killed or unplugged is picked up from the log alone: finished copies are skipped, the copy in
+hand resumes at the exact card, and nothing is dealt or logged twice. Every finished copy is
+recorded in the deal history under the session (Law 6D2), and a board already played in
+another session is flagged before it is dealt.
+
+Blind mode keeps the hands from the operator: no result, prompt or log line names a card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..cards import BRIDGE_52, SEATS
+from ..events import BoardResult, BoardStarted, HandStarted
+from ..history import DealHistory
+from ..log import EventLog
+from ..shoe.deal_plan import TargetDeal
+from ..shoe.dealing import DEAL_KEY_PREFIX, DealResult, DeckCheckLike, ShoeDeal
+from ..shoe.driver import Shoe
+from ..shoe.virtual_camera import StationCamera
+from ..vision.reading import Reading
+from .board import Board
+from .repeats import record, repeat_flag
+
+RULE_PREDEAL = "Law 6E4"
+RULE_COPIES = "Law 6F"
+KEY_PREFIX = "predeal:"
+
+DEALT = "dealt"
+STOPPED = "stopped"
+
+# What a stop says in blind mode, by the loop's reason: the same instruction without the card's
+# name or the pocket it was meant for, since either would show part of a hand.
+BLIND_STOPS: dict[str, str] = {
+    "duplicate": "a card already dealt in this deck was read again: take it out of the read "
+                 "station and call the director",
+    "foreign": "a card that does not belong to this deck: take it out of the read station and "
+               "call the director",
+    "not-in-plan": "a card this board does not hold (another deck, or read twice): take it out "
+                   "of the read station and check the deck",
+    "misrouted": "a card fell into the wrong pocket: call the director before anyone picks up "
+                 "a hand",
+    "count-mismatch": "the pockets' counts differ from the log: count the pockets by hand",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One copy of one board: the unit the operator loads a deck for."""
+
+    board: Board
+    copy: int
+    copies: int
+    position: int
+    total: int
+
+    def describe(self) -> str:
+        return (f"board {self.board.number}, copy {self.copy} of {self.copies} "
+                f"({self.position} of {self.total})")
+
+
+def set_identity(boards: Sequence[Board]) -> str:
+    """A short digest of the set's deals: the same file always resumes the same run, and a
+    different file can never resume it."""
+    digest = hashlib.sha256()
+    for board in sorted(boards, key=lambda b: b.number):
+        digest.update(f"{board.number}:{''.join(s.value for s in board.owners())};".encode())
+    return digest.hexdigest()[:16]
+
+
+def steps_for(boards: Sequence[Board], copies: int) -> list[Step]:
+    """Every copy of every board, board by board (copies of one board in a row, as a club
+    duplicates them)."""
+    if copies < 1:
+        raise ValueError(f"--copies must be 1 or more, not {copies}")
+    total = len(boards) * copies
+    return [Step(board, copy, copies, i * copies + copy, total)
+            for i, board in enumerate(boards) for copy in range(1, copies + 1)]
+
+
+class Operator(Protocol):
+    """The person (or the hook standing in for one) at the shoe."""
+
+    def load_deck(self, step: Step) -> None:
+        """Return once the next shuffled deck is in the hopper and the pockets are empty."""
+
+    def resumed(self, step: Step, at_card: int) -> None:
+        """The log holds ``at_card`` cards of ``step`` already: dealing goes on from there."""
+
+    def progress(self, step: Step, cards_done: int) -> None:
+        """``cards_done`` cards of ``step`` are in their pockets (0 when the copy starts)."""
+
+
+@dataclass
+class CopyOutcome:
+    """What became of one copy: the JSON line the command prints for it."""
+
+    step: Step
+    status: str
+    deal: DealResult | None = None
+    resumed_at: int | None = None
+    history: dict[str, Any] | None = None
+    skipped: bool = False
+
+    def to_dict(self, blind: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"board": self.step.board.number, "copy": self.step.copy,
+                               "status": self.status, "rule": RULE_COPIES}
+        if self.skipped:
+            out["note"] = "already dealt in this log"
+        if self.resumed_at is not None:
+            out["resumed_at_card"] = self.resumed_at + 1
+        if self.history:
+            out["history"] = self.history
+        if self.deal is not None:
+            out["cards_dealt"] = self.deal.position
+            out["retransmits"] = self.deal.retransmits
+            if self.status == STOPPED:
+                out.update(reason=self.deal.reason, prompt=stop_prompt(self.deal, blind),
+                           resumable=self.deal.resumable, machine=self.deal.machine)
+            if not blind:
+                out["pockets"] = self.deal.pockets
+        return out
+
+
+def stop_prompt(deal: DealResult, blind: bool) -> str:
+    """The stop as the operator reads it; in blind mode without any card's name."""
+    if blind and deal.reason in BLIND_STOPS:
+        return f"card {deal.position + 1} of {BRIDGE_52.size}: {BLIND_STOPS[deal.reason]}"
+    return deal.prompt
+
+
+@dataclass
+class Predeal:
+    """Deals ``steps`` through one shoe into the log; ``run`` stops at the first stopped copy."""
+
+    shoe: Shoe
+    camera: StationCamera
+    log: EventLog
+    operator: Operator
+    deck_check_factory: Callable[[], DeckCheckLike]
+    boards: Sequence[Board]
+    copies: int = 1
+    blind: bool = True
+    identity: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.identity = set_identity(self.boards)
+        self.history = DealHistory(self.log)
+
+    def _token(self, step: Step) -> str:
+        return f"{KEY_PREFIX}{self.identity}:{step.board.number}:{step.copy}"
+
+    def run(self, on_outcome: Callable[[CopyOutcome], None]) -> list[CopyOutcome]:
+        outcomes = []
+        for step in steps_for(self.boards, self.copies):
+            outcome = self.deal_copy(step)
+            outcomes.append(outcome)
+            on_outcome(outcome)
+            if outcome.status != DEALT:
+                break
+        return outcomes
+
+    def deal_copy(self, step: Step) -> CopyOutcome:
+        """Deal one copy, or resume it at the exact card, or skip it when the log says it is
+        done. A copy whose last card was placed but whose result is not logged yet is run
+        once more: the loop then only checks the pockets' counts against the log."""
+        token = self._token(step)
+        flag = repeat_flag(self.history, step.board, self.log.session)
+        if self.log.seq_of(f"{token}:result") is not None:
+            return CopyOutcome(step, DEALT, history=flag, skipped=True)
+        deal = self._shoe_deal(step)
+        started = self.log.seq_of(DEAL_KEY_PREFIX + token)
+        resumed_at = None
+        if started is None:
+            self.operator.load_deck(step)
+            self._log_start(step, token)
+            deal.start(token)
+        else:
+            deal.resume_from(started)
+            resumed_at = len(deal.delivered)
+            self.operator.resumed(step, resumed_at)
+        self.operator.progress(step, len(deal.delivered))
+        result = deal.run()
+        self.operator.progress(step, len(deal.delivered))
+        outcome = self._finish(step, token, result, flag)
+        outcome.resumed_at = resumed_at
+        return outcome
+
+    def _shoe_deal(self, step: Step) -> ShoeDeal:
+        hands = dict(zip(SEATS, step.board.complete_hands(), strict=True))
+        hand = HandStarted("bridge", step.board.dealer, 1, session=self.log.session)
+        camera = _CountingCamera(self.camera, lambda n: self.operator.progress(step, n))
+        deal = ShoeDeal(self.shoe, camera, TargetDeal(hands, BRIDGE_52), self.log,
+                        self.deck_check_factory, hand)
+        camera.deal = deal
+        return deal
+
+    def _log_start(self, step: Step, token: str) -> None:
+        self.log.append(BoardStarted(step.board.number, "deal", step.copy, step.position,
+                                     step.total), key=f"{token}:started")
+
+    def _finish(self, step: Step, token: str, result: DealResult,
+                flag: dict[str, Any] | None) -> CopyOutcome:
+        history = _history_text(flag)
+        if result.status == "complete":
+            record(self.history, step.board, self.log.session, "dealt")
+            self.log.append(BoardResult(step.board.number, DEALT, "deal", step.copy,
+                                        RULE_COPIES, history=history),
+                            key=f"{token}:result")
+            return CopyOutcome(step, DEALT, result, history=flag)
+        self.log.append(BoardResult(step.board.number, STOPPED, "deal", step.copy, RULE_COPIES,
+                                    detail=stop_prompt(result, self.blind), history=history),
+                        key=f"{token}:stop:{result.position}:{result.reason}")
+        return CopyOutcome(step, STOPPED, result, history=flag)
+
+
+def _history_text(flag: dict[str, Any] | None) -> str:
+    if not flag:
+        return ""
+    return f"{flag['status']} ({flag['law']}): {flag['reason']}; {flag['remedy']}"
+
+
+class _CountingCamera:
+    """The station camera, reporting each look as progress (the card about to be placed)."""
+
+    def __init__(self, camera: StationCamera, report: Callable[[int], None]) -> None:
+        self.source = camera.source
+        self._camera = camera
+        self._report = report
+        self.deal: ShoeDeal | None = None
+
+    def look(self) -> Reading:
+        reading = self._camera.look()
+        if self.deal is not None:
+            self._report(len(self.deal.delivered))
+        return reading
+
+    def close(self) -> None:
+        self._camera.close()
+
+
+def run_session_for(db: Path, boards: Sequence[Board]) -> str | None:
+    """The session a run of this set started in, so a resumed run records its deals in the
+    same session (another session would make the set's own deals look like repeats); None
+    when the log has never dealt this set."""
+    if not db.exists():
+        return None
+    with EventLog(db) as log:
+        seq = log.last_seq_with_key_prefix(f"{DEAL_KEY_PREFIX}{KEY_PREFIX}{set_identity(boards)}:")
+        event = log.event_at(seq) if seq is not None else None
+    return event.session or None if isinstance(event, HandStarted) else None
