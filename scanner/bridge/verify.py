@@ -21,7 +21,7 @@ plug in as another, answering the same question board by board.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..cards import ALL_CARDS, SEATS, Card, Seat
@@ -256,6 +256,20 @@ def _card_difference(card: Card, owner: Seat, seats: list[Seat], hand_unread: bo
         where = f"{seats[0]} {len(seats)} times"
     return {"kind": "duplicate", "card": str(card), "in": [str(s) for s in seats],
             "belongs": str(owner), "text": f"card {card} is in {where} (belongs to {owner})"}
+
+
+def withheld(result: BoardResult) -> BoardResult:
+    """The result with every card's name withheld, for a Sealed set whose hands the operator
+    must not see. Seats and counts stay, so the status and the remedy are as clear."""
+    return replace(result, differences=tuple(_without_card(d) for d in result.differences))
+
+
+def _without_card(difference: dict) -> dict:
+    if "card" not in difference:
+        return difference
+    out = {key: value for key, value in difference.items() if key != "card"}
+    out["text"] = difference["text"].replace(f"card {difference['card']}", "a card")
+    return out
 
 
 def results_table(results: list[BoardResult]) -> str:

@@ -3,7 +3,8 @@
 Law 6F asks for exact copies. Each board of SET is compared with the hands observed for it
 (read from FILE in any supported format, irregular hands and all) and gets one status:
 match, differs (with every difference), rotated, swapped, repeat-of-previous or
-not-observed. JSON on stdout; a table on stderr. With ``--db FILE`` each board is checked
+not-observed. JSON on stdout; a table on stderr. For a Sealed set the cards are not named
+(seats and counts only) unless ``--reveal``. With ``--db FILE`` each board is checked
 against the deal history (Law 6D2: a deal already played in another session is
 ``no-result``) and every matching board is recorded as verified under ``--session`` — name
 the session the boards will be played in.
@@ -24,7 +25,15 @@ from ..bridge.cli_io import (
 )
 from ..bridge.formats import UnknownFormat
 from ..bridge.repeats import record, repeat_flag
-from ..bridge.verify import MATCH, STATUSES, BoardResult, ObservedFile, results_table, verify_set
+from ..bridge.verify import (
+    MATCH,
+    STATUSES,
+    BoardResult,
+    ObservedFile,
+    results_table,
+    verify_set,
+    withheld,
+)
 from ..cli import UsageError
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
@@ -38,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--observed", required=True, metavar="FILE",
                         help="the hands read back from the boards, in any supported format")
     parser.add_argument("--boards", help="board numbers to verify (default: every board of SET)")
+    parser.add_argument("--reveal", action="store_true",
+                        help="name the cards in the differences of a Sealed set (by default "
+                             "only seats and counts are shown, as the operator must not see "
+                             "the hands)")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
     parser.add_argument("--session", help="session name for --db (default: a new session)")
     parser.set_defaults(func=run)
@@ -58,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
         results = verify_set(record_set.boards, ObservedFile(observed.by_number()), numbers)
     except KeyError as exc:
         raise UsageError(f"--boards: {exc.args[0]} ({args.set})") from None
+    sealed = record_set.info.sealed and not args.reveal
+    if sealed:
+        results = [withheld(result) for result in results]
     rows = [result.to_dict() for result in results]
     if args.db is not None:
         _history(args, record_set.by_number(), results, rows)
     extra = sorted(set(observed.by_number()) - set(record_set.by_number()))
-    print_json({"set": args.set, "observed": args.observed, "boards": rows,
+    print_json({"set": args.set, "observed": args.observed, "cards_withheld": sealed,
+                "boards": rows,
                 "summary": {s: sum(r.status == s for r in results) for s in STATUSES},
                 "observed_not_in_set": extra})
     print(results_table(results), file=sys.stderr)

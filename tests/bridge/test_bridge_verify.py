@@ -172,3 +172,22 @@ def test_verify_command_flags_a_deal_played_in_another_session(
     assert again["history"]["status"] == "no-result"
     assert again["history"]["law"] == "Law 6D2"
     assert again["history"]["sightings"][0]["session"] == "monday"
+
+
+def test_a_sealed_set_names_no_card_unless_revealed(
+        fixtures: Path, record: list[Board], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from scanner.bridge.formats.reading import SetInfo
+    write_boards(tmp_path / "sealed.dlm", record, SetInfo(sealed=True))
+    write_boards(tmp_path / "seen.pbn", [moved(record[0], "4C", Seat.E), *record[1:]])
+    args = ["verify", str(tmp_path / "sealed.dlm"), "--observed", str(tmp_path / "seen.pbn"),
+            "--boards", "1"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    board = json.loads(captured.out)["boards"][0]
+    assert board["status"] == "differs"
+    assert [d["text"] for d in board["differences"]] == [
+        "14–12: E holds 14 cards, W holds 12", "a card is in E but belongs to W"]
+    assert "4C" not in captured.out and "4C" not in captured.err
+    assert main([*args, "--reveal"]) == 0
+    assert "card 4C is in E but belongs to W" in capsys.readouterr().out
