@@ -41,3 +41,17 @@ def shoe(request: pytest.FixtureRequest, firmware_build: Path, deck_file: Path
                          "--deck", str(deck_file)])
     yield target
     target.close()
+
+
+@pytest.fixture(params=sorted(EXECUTABLES))
+def noisy_shoe(request: pytest.FixtureRequest, firmware_build: Path, tmp_path: Path
+               ) -> Iterator[ShoeTarget]:
+    """A simulated shoe loaded with the twelve cards of test_noisy_link.CARDS, running at
+    three times real time: the host's wall-clock timeouts then only get more lenient."""
+    deck = tmp_path / "noisy.txt"
+    deck.write_text("AS KH TD QC 9S 8H 7D 6C 5S 4H 3D 2C".replace(" ", "\n") + "\n",
+                    encoding="utf-8")
+    target = ShoeTarget([str(firmware_build / EXECUTABLES[request.param]), "--deck", str(deck),
+                         "--speed", "3"])
+    yield target
+    target.close()

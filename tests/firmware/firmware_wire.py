@@ -147,3 +147,58 @@ class ShoeTarget:
         self.port.close()
         self._control.close()
         return code
+
+
+class NoisyLink:
+    """Stop-and-wait with retransmission (PROTOCOL.md §2) over a line that corrupts bytes.
+
+    Each byte, in either direction, is replaced by a random one with probability `corruption`.
+    Enough of a host to show that the firmware never acts twice and never loses a result.
+    """
+
+    def __init__(self, shoe: ShoeTarget, corruption: float, seed: int) -> None:
+        import random
+
+        self.shoe = shoe
+        self.corruption = corruption
+        self.random = random.Random(seed)
+        self.retransmits = 0
+
+    def _garble(self, data: bytes) -> bytes:
+        return bytes(self.random.randrange(256) if self.random.random() < self.corruption else b
+                     for b in data)
+
+    def _read(self) -> list[Block]:
+        self.shoe._received += self._garble(self.shoe.port.read(256))
+        return decode(self.shoe._received)
+
+    def identify(self) -> int:
+        while True:
+            self.shoe.port.write(self._garble(encode(0, bytes((IDENTIFY,)))))
+            deadline = time.monotonic() + 0.2
+            while time.monotonic() < deadline:
+                for block in self._read():
+                    if block.payload[:1] == bytes((IDENTITY,)) and len(block.payload) == 11:
+                        self.shoe.seq = block.seq
+                        return block.seq
+            self.retransmits += 1
+
+    def act(self, payload: bytes, result_timeout: float = 1.0) -> Block:
+        seq = self.shoe.seq
+        self.shoe.seq = (seq + 1) % 256
+        block = encode(seq, payload)
+        timeout = 0.05
+        acknowledged_at = None
+        while True:
+            self.shoe.port.write(self._garble(block))
+            deadline = time.monotonic() + (result_timeout if acknowledged_at else timeout)
+            while time.monotonic() < deadline:
+                for answer in self._read():
+                    if answer.payload[:1] in (bytes((DONE,)), bytes((FAULT,))) \
+                            and answer.payload[1] == seq:
+                        return answer
+                    if not answer.payload and answer.seq == (seq + 1) % 256:
+                        acknowledged_at = time.monotonic()
+                        deadline = acknowledged_at + result_timeout
+            self.retransmits += 1
+            timeout = min(timeout * 2, 0.4)
