@@ -44,8 +44,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "verify", help="compare duplicated boards with the record set (Law 6F)",
         description=__doc__.split("\n\n", 1)[1])
     parser.add_argument("set", metavar="SET", help="the record set file")
-    parser.add_argument("--observed", required=True, metavar="FILE",
+    parser.add_argument("--observed", metavar="FILE",
                         help="the hands read back from the boards, in any supported format")
+    parser.add_argument("--shoe", help="read the boards back through this dealing shoe instead "
+                                       "(pyserial URL or device), hand by hand")
+    parser.add_argument("--camera", help="with --shoe: the read-station camera (sim:HOST:PORT, "
+                                         "a device index, a file or a stream URL)")
+    parser.add_argument("--yes", action="store_true",
+                        help="with --shoe: do not wait for Enter before each hand")
+    parser.add_argument("--next-hand-cmd", metavar="CMD",
+                        help="with --shoe: shell command that loads the next hand; gets "
+                             "TABLESCAN_BOARD and TABLESCAN_SEAT; non-zero exit stops")
     parser.add_argument("--boards", help="board numbers to verify (default: every board of SET)")
     parser.add_argument("--reveal", action="store_true",
                         help="name the cards in the differences of a Sealed set (by default "
@@ -59,14 +68,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.session is not None and args.db is None:
         raise UsageError("--session only applies with --db")
+    if (args.observed is None) == (args.shoe is None):
+        raise UsageError("give the observed hands: --observed FILE, or --shoe URL --camera SRC")
     try:
         numbers = parse_board_numbers(args.boards) if args.boards else None
         record_set = load_set(args.set)
-        observed = load_set(args.observed, strict=False)
+        observed = load_set(args.observed, strict=False) if args.observed else None
     except (ValueError, UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:
         return report_damage(exc)
+    if observed is None:
+        from ..bridge.verify_from_shoe import run_from_shoe
+
+        return run_from_shoe(args, record_set, numbers)
     try:
         results = verify_set(record_set.boards, ObservedFile(observed.by_number()), numbers)
     except KeyError as exc:
