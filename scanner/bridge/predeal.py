@@ -215,7 +215,7 @@ class Predeal:
 
     def _finish(self, step: Step, token: str, result: DealResult,
                 flag: dict[str, Any] | None) -> CopyOutcome:
-        history = _history_text(flag)
+        history = flag_text(flag)
         if result.status == "complete":
             record(self.history, step.board, self.log.session, "dealt")
             self.log.append(BoardResult(step.board.number, DEALT, "deal", step.copy,
@@ -228,7 +228,8 @@ class Predeal:
         return CopyOutcome(step, STOPPED, result, history=flag)
 
 
-def _history_text(flag: dict[str, Any] | None) -> str:
+def flag_text(flag: dict[str, Any] | None) -> str:
+    """A Law 6D2 flag in one line, as the log and the page carry it."""
     if not flag:
         return ""
     return f"{flag['status']} ({flag['law']}): {flag['reason']}; {flag['remedy']}"
