@@ -504,6 +504,57 @@ static void test_lost_steps_show_at_home_and_stop_the_route(void)
     CHECK_EQ(test_vm.pocket_count[N], 0);
 }
 
+static void run_until(int (*condition)(void), unsigned limit_ms)
+{
+    while (limit_ms-- && !condition())
+        board_run_ms(1);
+}
+
+static int card_falling(void)
+{
+    return test_vm.route == VM_FALLING;
+}
+
+static int card_in_throat(void)
+{
+    return (vm_sensors(&test_vm) & IN_PASS) != 0;
+}
+
+static void test_reset_after_the_card_left_the_station_still_delivers_it_to_the_pocket(void)
+{
+    ready(4);
+    act(0, FEED, 1);
+    const uint8_t to_south[] = {MSG_ROUTE, S};
+    board_send(1, to_south, 2);
+    run_until(card_falling, ACTION_MS);
+    board_reset();
+    board_run_ms(200);
+    board_identify();
+    block_t s = board_query(MSG_STATUS);
+    CHECK_EQ(s.payload[1], STATE_IDLE);
+    CHECK_EQ(test_vm.pocket_count[S], 1);
+    CHECK_EQ(s.payload[5], 0); /* counts restart at boot */
+}
+
+static void test_reset_with_a_card_in_the_throat_makes_the_next_feed_a_station_jam(void)
+{
+    ready(4);
+    board_send(0, FEED, 1);
+    run_until(card_in_throat, ACTION_MS);
+    board_reset();
+    board_run_ms(5);
+    board_identify();
+    CHECK_EQ(board_query(MSG_STATUS).payload[1], STATE_IDLE);
+    block_t r = act(0, FEED, 1);
+    CHECK_EQ(r.payload[3], FAULT_JAM);
+    CHECK_EQ(r.payload[4], WHERE_READ_STATION);
+    vm_clear_jam(&test_vm);
+    CHECK_EQ(act(1, RESUME, 1).payload[0], MSG_DONE);
+    CHECK_EQ(board_query(MSG_STATUS).payload[1], STATE_AT_STATION);
+    CHECK(strcmp(test_vm.station[0].text, "AS") == 0);
+    CHECK_EQ(cards_out_of_hopper(), 1);
+}
+
 /* ---- the virtual machine the simulated targets share ---- */
 
 static void test_vm_card_nudged_by_the_roller_still_lies_in_the_hopper(void)
@@ -565,6 +616,8 @@ static const check_case_t CASES[] = {
     CASE(test_reset_with_a_card_at_the_station_boots_at_station_with_a_new_boot_id),
     CASE(test_retransmission_from_before_a_reset_is_not_carried_out),
     CASE(test_lost_steps_show_at_home_and_stop_the_route),
+    CASE(test_reset_after_the_card_left_the_station_still_delivers_it_to_the_pocket),
+    CASE(test_reset_with_a_card_in_the_throat_makes_the_next_feed_a_station_jam),
     CASE(test_vm_card_nudged_by_the_roller_still_lies_in_the_hopper),
     CASE(test_vm_pair_is_pulled_apart_by_clearjam),
 #undef CASE
