@@ -39,12 +39,17 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
-    """A new hand (or board) begins: which game, who deals, and the agreed packet size."""
+    """A new hand (or board) begins: which game, who deals, and the agreed packet size.
+
+    ``packet`` 0 means the table agreed nothing special, so the game's own default applies
+    (three for pinochle, one for bridge): a source that leaves it out must not get bridge's
+    one-at-a-time rule at a pinochle table.
+    """
 
     type: ClassVar[str] = "hand-started"
     game: str
     dealer: Seat
-    packet: int = 1
+    packet: int = 0
     session: str = ""
 
 
