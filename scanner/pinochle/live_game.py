@@ -52,6 +52,9 @@ BANNERS = {
 }
 REDEAL_STATUSES = frozenset(BANNERS)
 
+# `tablescan serve --demo MODE`: scripted players, or the operator plays what the shoe deals.
+DEMO_MODES = ("auto", "deal")
+
 
 def _int_param(params: Mapping[str, Any], name: str, *, optional: bool = False) -> int | None:
     value = params.get(name)

@@ -155,10 +155,18 @@ async function post(path, body) {
   return data;
 }
 
-async function act(action, params) {
-  const data = await post(`/act/${action}`, params);
-  if (data) render(Object.assign({ version: data.version }, data.state));
-  return data;
+// Actions go out one at a time, in the order the operator made them: the server answers
+// requests on several threads, and "21, Enter, P" must not arrive as a pass before the bid.
+let queue = Promise.resolve();
+
+function act(action, params) {
+  const sent = queue.then(async () => {
+    const data = await post(`/act/${action}`, params);
+    if (data) render(Object.assign({ version: data.version }, data.state));
+    return data;
+  });
+  queue = sent.catch(() => null);
+  return sent;
 }
 
 function connect() {
