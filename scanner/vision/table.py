@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card
+from .index import CANONICAL_SIZE
 from .profile import DeckProfile
 from .reading import Reading, read_card_image
 from .station import read_station
@@ -35,7 +36,7 @@ MAX_HULL = 1.08
 MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the corner fit
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 OPENING_SIZES = (13,)  # pixels per 1280 px of photo: bridges thinner than these are cut
-TEXTURE_WINDOW = 9  # pixels: a back's motif repeats within it
+TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
 TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
 RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes anyway
 
@@ -120,7 +121,8 @@ def edge_enclosed(edges: np.ndarray) -> np.ndarray:
 def edge_textured(edges: np.ndarray) -> np.ndarray:
     """Regions dense with edges: a patterned back is one solid blob of them, while wood
     grain or a weave leaves gaps between its lines."""
-    density = cv2.blur(edges, (TEXTURE_WINDOW, TEXTURE_WINDOW))
+    window = max(3, round(TEXTURE_WINDOW * max(edges.shape) / 1280))
+    density = cv2.blur(edges, (window, window))
     _, dense = cv2.threshold(density, TEXTURE_DENSITY * 255, 255, cv2.THRESH_BINARY)
     return dense
 
@@ -339,14 +341,20 @@ def portrait(outline: np.ndarray) -> np.ndarray:
     return outline
 
 
-def rectify(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
-    """The card under ``outline`` flattened to an upright-or-180° portrait image."""
+def rectify(image: np.ndarray, outline: np.ndarray,
+            size: tuple[int, int] | None = None) -> np.ndarray:
+    """The card under ``outline`` flattened to an upright-or-180° portrait image.
+
+    ``size`` (width, height) defaults to ``RECTIFIED_HEIGHT`` tall at the nearest real
+    card proportion (bridge or poker).
+    """
     outline = portrait(outline)
-    sides = _side_lengths(outline)
-    measured = (sides[0] + sides[2]) / (sides[1] + sides[3])
-    aspect = min(CARD_ASPECTS, key=lambda a: abs(a - measured))
-    height = RECTIFIED_HEIGHT
-    width = round(height * aspect)
+    if size is None:
+        sides = _side_lengths(outline)
+        measured = (sides[0] + sides[2]) / (sides[1] + sides[3])
+        aspect = min(CARD_ASPECTS, key=lambda a: abs(a - measured))
+        size = (round(RECTIFIED_HEIGHT * aspect), RECTIFIED_HEIGHT)
+    width, height = size
     target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
                       np.float32)
     warp = cv2.getPerspectiveTransform(outline.astype(np.float32), target)
@@ -363,7 +371,7 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None) -> list[De
     detections = []
     for outline in locate_cards(frame):
         outline = portrait(outline)
-        reading = read_card_image(rectify(frame, outline), profile=profile)
+        reading = read_card_image(rectify(frame, outline, CANONICAL_SIZE), profile=profile)
         detections.append(Detection(reading.face, reading.card, reading.confidence, outline))
     return detections
 
@@ -379,4 +387,4 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None) -> R
     if not outlines:
         return read_station(photo, profile)
     largest = max(outlines, key=lambda o: cv2.contourArea(o.reshape(-1, 1, 2)))
-    return read_card_image(rectify(photo, largest), profile=profile)
+    return read_card_image(rectify(photo, largest, CANONICAL_SIZE), profile=profile)
