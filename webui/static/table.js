@@ -102,18 +102,50 @@ function renderPinochle(state) {
     : state.next_dealer ? `next dealer: ${state.next_dealer}` : "";
 }
 
+// Bridge: a set pre-dealt or verified at the shoe. Every status is spelled out in words and
+// marked ✓ or ✗, so colour is never the only signal.
+function boardCell(b) {
+  const cell = el("span", `${b.ok ? "✓" : "✗"} ${b.status}`, b.ok ? "status-word ok" : "status-word bad");
+  const wrap = el("span");
+  wrap.append(cell);
+  if (b.copies_dealt) wrap.append(el("small", ` · ${b.copies_dealt} cop${b.copies_dealt === 1 ? "y" : "ies"} dealt`));
+  return wrap;
+}
+
+function listCell(lines) {
+  if (!lines || !lines.length) return el("span", "–");
+  const list = el("ul", null, "lines");
+  for (const line of lines) list.append(el("li", line));
+  return list;
+}
+
 function renderBridge(state) {
-  const p = state.progress || {};
-  document.getElementById("bridge-progress").textContent =
-    `${state.mode || "dealing"}: board ${p.board ?? "–"} · ${p.done ?? 0} of ${p.total ?? 0} boards`;
-  replace(document.getElementById("pockets"), ...Object.entries(state.pockets || {}).map(([s, n]) =>
-    el("span", `${s}: ${n}`)));
-  replace(document.getElementById("boards"), row(["board", "status", "differences", "history"], true),
-    ...(state.boards || []).map((b) => row([b.board, b.status, (b.differences || []).join("; "), (b.history || []).join("; ")])));
+  const p = state.progress;
+  const progress = document.getElementById("bridge-progress");
+  if (p) {
+    const copy = p.stage === "deal" ? `, copy ${p.copy}` : "";
+    progress.textContent = `${state.mode}: board ${p.board}${copy} · ${p.done} of ${p.total} done`;
+    const bar = document.getElementById("bridge-bar");
+    bar.max = p.total || 1;
+    bar.value = p.done;
+    bar.textContent = `${p.done} of ${p.total}`;
+  } else {
+    progress.textContent = state.mode || "waiting for the shoe";
+  }
+  replace(document.getElementById("pockets"), ...Object.entries(state.pockets || {}).map(([s, n]) => {
+    const box = el("span", null, "pocket");
+    box.append(el("strong", s), el("span", ` ${n} / 13`));
+    return box;
+  }));
+  replace(document.getElementById("boards"),
+    row(["board", "status", "rule", "differences", "remedy", "history (Law 6D2)"], true),
+    ...(state.boards || []).map((b) => row([String(b.board), boardCell(b), b.rule || "–",
+      listCell(b.differences), b.ok ? "–" : (b.remedy || "–"), listCell(b.history)])));
   const audit = state.audit;
   document.getElementById("audit").textContent = audit
-    ? `shuffle audit: ${audit.alarm ? "ALARM" : "no alarm"} (false-alarm rate ${audit.false_alarm_rate})`
-    : "";
+    ? `Shuffle audit (${audit.rule}): ${audit.alarm ? "✗ ALARM" : "✓ no alarm"} — ${audit.tests} tests, ` +
+      `false-alarm rate ${audit.false_alarm_rate}${audit.alarm ? `. ${audit.evidence}. Remedy: ${audit.remedy}` : ""}`
+    : "Shuffle audit: not run yet";
 }
 
 function renderBanner(banner) {
