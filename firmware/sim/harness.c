@@ -100,10 +100,15 @@ static void drive_sensors(harness_t *h)
         avr_ioport_external_t *port = &external[pin->port - 'B'];
         port->mask |= 1u << pin->bit;
         port->value |= (unsigned)level << pin->bit;
-        if (!h->input_levels_valid || pin->level != level) {
-            pin->level = level;
+        if (!h->input_levels_valid) {
+            /* After avr_reset the port's PIN register is cleared but the IRQ still holds our
+             * last level, and simavr drops a raise that does not change it: toggle through. */
+            avr_raise_irq(pin->irq, (uint32_t)!level);
+            avr_raise_irq(pin->irq, (uint32_t)level);
+        } else if (pin->level != level) {
             avr_raise_irq(pin->irq, (uint32_t)level);
         }
+        pin->level = level;
     }
     /* Also tell the port what the outside world drives, or a later write to PORTx (the
      * firmware turning its pull-ups on) would overwrite our levels with the pull-up's. */

@@ -154,3 +154,13 @@ def test_identify_is_answered_whatever_its_seq(shoe: ShoeTarget) -> None:
     for seq in (0, 200):
         shoe.send(seq, bytes((IDENTIFY,)))
         assert shoe.wait_for(0x81).seq == 0
+
+
+def test_reset_with_an_empty_station_boots_idle_with_every_sensor_as_it_was(
+        shoe: ShoeTarget) -> None:
+    shoe.identify()
+    shoe.control("reset")
+    shoe.wait_for(EVENT)
+    status = shoe.query(STATUS).payload
+    assert STATES[status[1]] == "idle"
+    assert status[2] == 0  # no card at the station, hopper not empty, door shut, no e-stop
