@@ -1,0 +1,77 @@
+"""`tablescan read-card IMAGE…`: read one card per image, a station frame or a table photo.
+
+One JSON object per image on stdout, one per line. A file that cannot be used gets an
+object with an ``error`` instead, and the batch goes on; the exit code is 2 only when
+no file at all could be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
+from ..vision.image_io import ImageFileError, load_image
+from ..vision.profile import DeckProfile, ProfileError
+from ..vision.table import read_single_card
+
+ImageReader = Callable[[np.ndarray, DeckProfile | None], dict[str, object]]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "read-card", help="read the card in each image (station frame or one card on a table)",
+        description="Print one JSON object per image: {file, face: up|down|none, card, "
+                    "confidence}. card is null when the reader abstains (a joker, a "
+                    "non-card, an unclear index). A bad file gets {file, error}.")
+    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    add_profile_option(parser)
+    parser.set_defaults(func=run)
+
+
+def add_profile_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", metavar="FILE",
+                        help="a deck profile made by `tablescan learn` for this deck design")
+
+
+def profile_from(args: argparse.Namespace) -> DeckProfile | None:
+    if args.profile is None:
+        return None
+    from ..vision.profile import load_profile  # V1's loader is landing; see the report
+
+    try:
+        return load_profile(Path(args.profile))
+    except (ProfileError, OSError) as exc:
+        raise UsageError(f"--profile {args.profile}: {exc}") from None
+
+
+def run_image_batch(paths: Sequence[str], reader: ImageReader,
+                    profile: DeckProfile | None) -> int:
+    """Read every image with ``reader``; each bad file is reported and skipped."""
+    read_any = False
+    for path in paths:
+        try:
+            image = load_image(path)
+        except ImageFileError as exc:
+            print(json.dumps({"file": path, "error": exc.reason}), flush=True)
+            print(f"tablescan: {exc}", file=sys.stderr)
+            continue
+        read_any = True
+        print(json.dumps({"file": path, **reader(image, profile)}), flush=True)
+    if not read_any:
+        print("tablescan: no image could be read", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+def read_card(image: np.ndarray, profile: DeckProfile | None) -> dict[str, object]:
+    return read_single_card(image, profile).to_dict()
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_image_batch(args.images, read_card, profile_from(args))

@@ -1,0 +1,34 @@
+"""`tablescan read-table IMAGE…`: every card lying on the table in each photo.
+
+Prints ``{"file", "cards": [{"face", "card", "confidence", "outline": [[x, y], …4]}]}``
+per image, one per line; outlines are in the photo's pixels after EXIF orientation.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from ..vision.profile import DeckProfile
+from ..vision.table import read_table
+from .read_card import add_profile_option, profile_from, run_image_batch
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "read-table", help="find and read every card lying on a table in a photo",
+        description="Print {file, cards: [{face: up|down, card, confidence, outline}]} per "
+                    "image. card is null for a back or where the reader abstains. A bad "
+                    "file gets {file, error}; exit 2 only if no image could be read.")
+    parser.add_argument("images", nargs="+", metavar="IMAGE")
+    add_profile_option(parser)
+    parser.set_defaults(func=run)
+
+
+def cards_on_table(image: np.ndarray, profile: DeckProfile | None) -> dict[str, object]:
+    return {"cards": [d.to_dict() for d in read_table(image, profile)]}
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_image_batch(args.images, cards_on_table, profile_from(args))
