@@ -13,6 +13,9 @@ void frame_decoder_abandon(frame_decoder_t *d)
     if (d->fill)
         d->rejected++;
     d->fill = 0;
+    /* After a silence the next byte starts a block: no need to wait for a SYNC, which would
+     * be the end of that block and would cost the host one more retransmission. */
+    d->discarding = 0;
 }
 
 static void reject(frame_decoder_t *d, uint8_t byte)

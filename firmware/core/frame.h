@@ -24,7 +24,7 @@ void frame_decoder_init(frame_decoder_t *d);
  * out->payload points into the decoder and stays valid until the next push. */
 uint8_t frame_decoder_push(frame_decoder_t *d, uint8_t byte, frame_t *out);
 
-/* Drop a partial block: the line went quiet in the middle of one. */
+/* The line went quiet: drop a partial block, and stop skipping towards a SYNC. */
 void frame_decoder_abandon(frame_decoder_t *d);
 
 /* Build a block into out (FRAME_MAX bytes); returns its length. */

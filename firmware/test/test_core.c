@@ -127,6 +127,23 @@ static void test_partial_block_is_abandoned_after_a_silent_gap(void)
     CHECK_EQ(answer.payload[0], MSG_STATUS_REPLY);
 }
 
+static void test_block_after_a_pause_is_read_even_when_the_last_one_lost_its_sync(void)
+{
+    ready(4);
+    uint8_t block[FRAME_MAX];
+    const uint8_t payload[] = {MSG_STATUS};
+    uint8_t length = frame_encode(block, 0, payload, 1);
+    block[length - 1] = 0x55; /* the SYNC byte corrupted */
+    board_send_bytes(block, length);
+    board_run_ms(FRAME_GAP_MS + 30); /* the host's retransmit timeout */
+    block[length - 1] = FRAME_SYNC;
+    board_forget_output();
+    board_send_bytes(block, length);
+    block_t answer;
+    CHECK(board_next_block(&answer));
+    CHECK_EQ(answer.payload[0], MSG_STATUS_REPLY);
+}
+
 /* ---- handshake and sequence rules ---- */
 
 static void test_boot_sends_the_reset_event_with_the_reset_cause(void)
@@ -588,6 +605,7 @@ static const check_case_t CASES[] = {
     CASE(test_frame_with_bad_crc_is_dropped_and_the_next_block_is_read),
     CASE(test_frame_length_out_of_range_resyncs_at_the_next_sync),
     CASE(test_partial_block_is_abandoned_after_a_silent_gap),
+    CASE(test_block_after_a_pause_is_read_even_when_the_last_one_lost_its_sync),
     CASE(test_boot_sends_the_reset_event_with_the_reset_cause),
     CASE(test_identify_reports_versions_geometry_and_boot_id),
     CASE(test_queries_do_not_advance_the_sequence),
