@@ -106,7 +106,8 @@ void board_init(void)
 {
     init_pins();
     drive_LIGHT(1);
-    /* 115200 baud from 16 MHz: U2X gives UBRR 16, -0.8 %, where 1x would be -3.5 %. */
+    /* 115200 baud from 16 MHz: U2X and UBRR 16 give 117 647 baud (+2.1 %, as the Arduino core
+     * does); without U2X the nearest is -3.5 %, beyond what the USB-serial chip tolerates. */
     UCSR0A = _BV(U2X0);
     UBRR0 = (uint16_t)(F_CPU / (8 * BAUD) - 1 + 0.5);
     UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
