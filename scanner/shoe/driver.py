@@ -256,6 +256,7 @@ class Shoe:
             try:
                 received = self.link.receive(next_send)
             except LinkDown:
+                self._check_alive(last_valid, time.monotonic())
                 self._reopen(last_valid)
                 self._send(block)
                 next_send = time.monotonic() + retransmit
@@ -268,10 +269,13 @@ class Shoe:
                 self._send(block)
                 next_send = now + retransmit
                 continue
-            last_valid = now
             message = self._decode(received)
             if message is None:
+                # A pure ack proves the shoe is there; a block we cannot decode does not
+                # (on loop:// it is our own query coming back).
+                last_valid = now if received.is_pure_ack else last_valid
                 continue
+            last_valid = now
             if message.name == "event":
                 self._machine_event(message, received.seq)
                 continue
@@ -300,8 +304,7 @@ class Shoe:
                 break
             except _Resend as resend:
                 pending = self._pending(resend.seq, message)
-                if rule.running is not None and rule.running in TRANSITIONS[self.state]:
-                    self._enter(rule.running)
+                self._back_to_running(message)
         self._seq = seq_add(pending.seq, 1)
         if result.name == "fault":
             self._raise_fault(pending, result)
@@ -314,6 +317,12 @@ class Shoe:
         else:
             self.refresh()
         return result
+
+    def _back_to_running(self, message: Message) -> None:
+        """A status taken mid-action shows the state before it; the action is still ours."""
+        running = ACTIONS[message.name].running
+        if running is not None and running in TRANSITIONS[self.state]:
+            self._enter(running)
 
     def _pending(self, seq: int, message: Message) -> _Pending:
         return _Pending(seq, message, encode_block(seq, message.encode()))
@@ -328,6 +337,7 @@ class Shoe:
             try:
                 received = self.link.receive(pending.next_send)
             except LinkDown:
+                self._check_alive(last_valid, time.monotonic())
                 self._reopen(last_valid)
                 self._ask_status(pending)
                 continue
@@ -335,6 +345,8 @@ class Shoe:
             if received is None:
                 self._check_alive(last_valid, now)
                 self._on_timeout(pending, now)
+                continue
+            if received.payload and self._decode(received) is None:
                 continue
             last_valid = now
             result = self._on_block(pending, received)
@@ -420,6 +432,7 @@ class Shoe:
             return None
         if shoe_seq == pending.seq:
             pending.acked = False
+            self._back_to_running(pending.message)
             self._send(pending.block)
             pending.next_send = time.monotonic() + pending.retransmit_s
             return None
@@ -517,7 +530,7 @@ class Shoe:
         if now - last_valid > self.timing.link_lost_after:
             self.close()
             raise LinkLost(
-                f"no answer from the shoe on {self.url} for {self.timing.link_lost_after:.0f} s: "
+                f"no answer from the shoe on {self.url} for {self.timing.link_lost_after:g} s: "
                 "check the cable and the power, then reconnect", self.machine, resumable=True,
                 kind="link-lost")
 
@@ -525,15 +538,17 @@ class Shoe:
         """The port failed: reopen it until the protocol's give-up time has passed."""
         self._enter(HostState.CONNECTING)
         while True:
+            # Pause first: a cable being replugged, or a port that accepts and drops at once,
+            # must not turn this into a busy loop.
+            time.sleep(REOPEN_INTERVAL_S)
             try:
                 self.link.reopen()
                 return
             except LinkDown as exc:
                 if time.monotonic() - last_valid > self.timing.link_lost_after:
                     self.state = HostState.OFFLINE
-                    raise LinkLost(f"{exc}; gave up after {self.timing.link_lost_after:.0f} s",
+                    raise LinkLost(f"{exc}; gave up after {self.timing.link_lost_after:g} s",
                                    self.machine, resumable=True, kind="link-lost") from None
-                time.sleep(REOPEN_INTERVAL_S)
 
 
 def _synthetic_done(seq: int, action_id: int) -> Message:

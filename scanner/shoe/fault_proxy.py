@@ -129,7 +129,9 @@ class FaultProxy:
     def stop(self) -> None:
         self._stopped.set()
         with contextlib.suppress(OSError):
-            self._listener.close()
+            # shutdown, not only close, wakes the thread blocked in accept().
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
         self._drop_client()
         for thread in self._threads:
             thread.join(timeout=2)

@@ -59,6 +59,8 @@ class Link:
         self.close()
         try:
             self._port = self._open_port(self.url)
+            # Reads must come back to the driver's timers, whoever opened the port.
+            self._port.timeout = READ_SLICE_S
         except (serial.SerialException, OSError, ValueError) as exc:
             raise LinkDown(f"cannot open {self.url}: {exc}") from exc
         self._parser = BlockParser()
