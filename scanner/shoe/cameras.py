@@ -1,11 +1,13 @@
 """Opening the read-station camera named by ``--camera``: a simulated shoe's virtual camera
-(``sim:HOST:PORT``) or any ``cv2.VideoCapture`` source (device index, file, stream URL)."""
+(``sim:HOST:PORT``) or any source ``scanner.vision.sources`` opens (device index, video file,
+stream URL, folder of images)."""
 
 from __future__ import annotations
 
-import cv2
+from collections.abc import Iterator
 
 from ..vision.reading import Reading
+from ..vision.sources import Frame, SourceError, open_source
 from ..vision.station import read_station
 from .control import SIM_PREFIX, ControlChannelError
 from .virtual_camera import StationCamera, VirtualCamera
@@ -15,23 +17,29 @@ class CameraError(ValueError):
     """A camera that cannot be opened or gives no frame; the message names the source."""
 
 
-class CaptureCamera:
-    """A real camera looking at the read station through ``cv2.VideoCapture``."""
+class SourceCamera:
+    """A real camera (or recording) looking at the read station: one frame per look."""
 
     def __init__(self, spec: str) -> None:
         self.source = spec
-        self._capture = cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
-        if not self._capture.isOpened():
-            raise CameraError(f"cannot open camera {spec!r}")
+        try:
+            self._frames: Iterator[Frame] = iter(open_source(spec).frames())
+        except SourceError as exc:
+            raise CameraError(str(exc)) from None
 
     def look(self) -> Reading:
-        ok, frame = self._capture.read()
-        if not ok or frame is None:
-            raise CameraError(f"camera {self.source!r} gave no frame")
-        return read_station(frame)
+        try:
+            frame = next(self._frames)
+        except StopIteration:
+            raise CameraError(f"camera {self.source!r} has no more frames") from None
+        except SourceError as exc:
+            raise CameraError(str(exc)) from None
+        return read_station(frame.image)
 
     def close(self) -> None:
-        self._capture.release()
+        close = getattr(self._frames, "close", None)
+        if close is not None:
+            close()
 
 
 def open_station_camera(spec: str) -> StationCamera:
@@ -40,4 +48,4 @@ def open_station_camera(spec: str) -> StationCamera:
             return VirtualCamera(spec[len(SIM_PREFIX):])
         except (ControlChannelError, ValueError) as exc:
             raise CameraError(str(exc)) from None
-    return CaptureCamera(spec)
+    return SourceCamera(spec)

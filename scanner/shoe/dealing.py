@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from ..cards import Card, DeckSpec, Seat
 from ..events import CardDelivered, CardRead, Event, HandStarted, MachineFault
 from ..log import EventLog
+from ..vision.deckcheck import DeckCheck, DeckStatus
 from ..vision.reading import Reading
 from .deal_plan import DealPlan, PlanRefusal
 from .driver import HostState, Shoe
@@ -34,9 +35,14 @@ READ_SOURCE = "shoe-station"
 
 
 class DeckCheckLike(Protocol):
-    """``scanner.vision.deckcheck.DeckCheck``: ok, duplicate, foreign or deck-complete."""
+    """What the loop needs of ``scanner.vision.deckcheck.DeckCheck``."""
 
-    def add(self, reading: Reading) -> str: ...
+    def add(self, reading: Reading) -> DeckStatus: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    def missing(self) -> list[Card]: ...
 
 
 @dataclass
@@ -77,11 +83,16 @@ READING_STOPS: dict[str, tuple[str, str]] = {
     "unreadable": ("unreadable", "the camera cannot read it: check it by eye, clean the window or "
                    "the card, put it back, then resume"),
 }
-DECK_CHECK_STOPS: dict[str, tuple[str, str]] = {
-    "duplicate": ("duplicate", "this card was already dealt in this deck: take it out of the read "
-                  "station and call the director (Law 6D1 / pinochle: the deck is wrong)"),
-    "foreign": ("foreign", "this card does not belong to this deck: take it out of the read "
-                "station and call the director"),
+DECK_CHECK_STOPS: dict[DeckStatus, tuple[str, str]] = {
+    DeckStatus.DUPLICATE: ("duplicate", "this card was already dealt from this deck"),
+    DeckStatus.FOREIGN: ("foreign", "this card does not belong to this deck"),
+}
+# A wrong deck found while dealing: the rule it breaks and its remedy, by deck.
+WRONG_DECK_RULE: dict[str, str] = {
+    "bridge-52": "Law 6D1 (cards incorrectly dealt): find the right card, then a new shuffle "
+                 "and a redeal",
+    "pinochle-48": "pinochle Setup & Deal: The deal (deck incomplete before bidding ends): "
+                   "gather the cards and redeal with the same dealer",
 }
 
 
@@ -149,7 +160,7 @@ class ShoeDeal:
             self._recover()
             while len(self.delivered) < self.plan.deck.size:
                 self._deal_one(deck_check)
-            self._check_end()
+            self._check_end(deck_check)
         except _Stop as stop:
             return self._result("stopped", stop.reason, stop.prompt, stop.resumable)
         except ShoeFault as fault:
@@ -205,8 +216,9 @@ class ShoeDeal:
             raise _Stop(reason, f"{where}: {remedy}", True)
         verdict = deck_check.add(reading)
         if verdict in DECK_CHECK_STOPS:
-            reason, remedy = DECK_CHECK_STOPS[verdict]
-            raise _Stop(reason, f"{where}: read {reading.card}: {remedy}", False)
+            reason, what = DECK_CHECK_STOPS[verdict]
+            raise _Stop(reason, f"{where}: read {reading.card}: {what}. Take it out of the read "
+                        f"station and call the director; {self._wrong_deck_rule()}", False)
         try:
             pocket = self.plan.pocket_for(position, reading.card,
                                           [c for c, _ in self.delivered])
@@ -234,7 +246,11 @@ class ShoeDeal:
         event = _event_at(self.log, seq) if seq is not None else None
         return event if isinstance(event, CardRead) else None
 
-    def _check_end(self) -> None:
+    def _check_end(self, deck_check: DeckCheckLike) -> None:
+        if not deck_check.complete:
+            missing = " ".join(map(str, deck_check.missing()))
+            raise _Stop("deck-incomplete", f"the deck is not complete: {missing} never read; "
+                        f"{self._wrong_deck_rule()}", False)
         self.shoe.refresh()
         logged = Counter(seat.value for _, seat in self.delivered)
         counted = self.shoe.counts
@@ -245,6 +261,9 @@ class ShoeDeal:
                         + " differ from the log "
                         + " ".join(f"{p}:{logged[p]}" for p in POCKET_NAMES)
                         + ": count the pockets by hand before anyone picks up a hand", False)
+
+    def _wrong_deck_rule(self) -> str:
+        return WRONG_DECK_RULE.get(self.plan.deck.name, "call the director")
 
     def _result(self, status: str, reason: str, prompt: str, resumable: bool) -> DealResult:
         pockets: dict[str, list[str]] = {p: [] for p in POCKET_NAMES}
@@ -263,8 +282,6 @@ def _event_at(log: EventLog, seq: int) -> Event | None:
 
 def deck_check_for(deck: DeckSpec) -> DeckCheckLike:
     """The vision issue's deck check for ``deck``: duplicate, foreign, complete."""
-    from ..vision.deckcheck import DeckCheck
-
     return DeckCheck(deck)
 
 

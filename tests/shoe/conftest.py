@@ -103,3 +103,55 @@ def control_of() -> Iterator[Callable[[str], ControlChannel]]:
     yield connect
     for channel in opened:
         channel.close()
+
+
+@pytest.fixture
+def run_deal(tmp_path: Path):
+    """Deal one deck through a shoe URL with the virtual camera of ``control``; the same log
+    file across calls, so a second call resumes a stopped deal."""
+    from scanner.events import HandStarted
+    from scanner.log import EventLog
+    from scanner.shoe.deal_plan import LiveDeal
+    from scanner.shoe.dealing import deal_deck, deck_check_for
+    from scanner.shoe.driver import Shoe
+    from scanner.shoe.virtual_camera import VirtualCamera
+
+    def run(shoe_url: str, control: str, game: str = "bridge", dealer: str = "N",
+            plan=None, timing=None, db: Path | None = None, on_shoe=None):
+        from scanner.cards import parse_seat
+
+        seat = parse_seat(dealer)
+        plan = plan or LiveDeal.for_game(game, seat)
+        log = EventLog(db or tmp_path / "deal.db")
+        camera = VirtualCamera(control)
+        shoe = Shoe(shoe_url, timing=timing)
+        shoe.connect()
+        if on_shoe is not None:
+            on_shoe(shoe)
+        try:
+            return deal_deck(shoe, camera, plan, log,
+                             hand=HandStarted(game, seat, getattr(plan, "packet", 1)),
+                             deck_check_factory=lambda: deck_check_for(plan.deck))
+        finally:
+            shoe.close()
+            camera.close()
+            log.close()
+
+    return run
+
+
+@pytest.fixture
+def logged_deliveries(tmp_path: Path):
+    """Every CardDelivered in the deal log, by pocket, in log order."""
+    from scanner.events import CardDelivered
+    from scanner.log import EventLog
+
+    def read(db: Path | None = None) -> dict[str, list[str]]:
+        pockets: dict[str, list[str]] = {p: [] for p in "NESW"}
+        with EventLog(db or tmp_path / "deal.db") as log:
+            for _, event in log.replay():
+                if isinstance(event, CardDelivered):
+                    pockets[event.to.value].append(str(event.card))
+        return pockets
+
+    return read

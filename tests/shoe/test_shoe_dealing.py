@@ -1,0 +1,184 @@
+"""The dealing loop against the Python simulator and its virtual camera: the deal order, the
+stops that never guess, and resuming at the exact card."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from scanner.cards import PINOCHLE_48, Seat, parse_card
+from scanner.events import CardDelivered, CardRead
+from scanner.log import EventLog
+from scanner.shoe.deal_plan import LiveDeal, TargetDeal
+from scanner.shoe.simulator import Simulator
+from scanner.shoe.virtual_deck import DeckCard
+
+
+def deck_of(cards, down=()):
+    return [DeckCard(c, "down" if i in down else "up") for i, c in enumerate(cards)]
+
+
+@pytest.fixture
+def simulator():
+    started = []
+
+    def start(cards, down=(), motion_s=0.0):
+        sim = Simulator(deck_of(cards, down), motion_s=motion_s).start()
+        started.append(sim)
+        return sim
+
+    yield start
+    for sim in started:
+        sim.stop()
+
+
+def truth(sim):
+    return {p: [str(c.card) for c in cards] for p, cards in sim.model.pockets.items()}
+
+
+def test_bridge_deals_one_card_at_a_time_clockwise_from_the_dealers_left(
+        simulator, run_deal, bridge_deck):
+    cards = bridge_deck(11)
+    sim = simulator(cards)
+    result = run_deal(sim.serial_url, sim.control_address, "bridge", "N")
+    assert result.status == "complete"
+    for i, seat in enumerate("ESWN"):
+        assert result.pockets[seat] == [str(c) for c in cards[i::4]]
+    assert truth(sim) == result.pockets
+
+
+def test_pinochle_deals_packets_of_three_from_the_dealers_left(
+        simulator, run_deal, pinochle_deck):
+    cards = pinochle_deck(5)
+    sim = simulator(cards)
+    result = run_deal(sim.serial_url, sim.control_address, "pinochle", "W")
+    assert result.status == "complete"
+    assert result.pockets["N"][:3] == [str(c) for c in cards[0:3]]
+    assert result.pockets["E"][:3] == [str(c) for c in cards[3:6]]
+    assert truth(sim) == result.pockets
+
+
+def test_every_delivery_is_logged_once_and_matches_the_pockets(
+        simulator, run_deal, bridge_deck, logged_deliveries):
+    sim = simulator(bridge_deck(2))
+    run_deal(sim.serial_url, sim.control_address)
+    assert logged_deliveries() == truth(sim)
+
+
+def test_a_face_down_card_stops_the_deal_at_its_position_without_guessing(
+        simulator, run_deal, bridge_deck, tmp_path):
+    sim = simulator(bridge_deck(3), down=(9,))
+    result = run_deal(sim.serial_url, sim.control_address)
+    assert (result.status, result.reason, result.position) == ("stopped", "face-down", 9)
+    assert "card 10 of 52" in result.prompt and "face down" in result.prompt
+    with EventLog(tmp_path / "deal.db") as log:
+        reads = [e for _, e in log.replay() if isinstance(e, CardRead)]
+    assert (reads[-1].card, reads[-1].face) == (None, "down")
+
+
+def test_a_duplicate_card_stops_the_deal_citing_law_6d1(simulator, run_deal, bridge_deck):
+    cards = bridge_deck(4)
+    cards[20] = cards[3]
+    sim = simulator(cards)
+    result = run_deal(sim.serial_url, sim.control_address)
+    assert (result.status, result.reason, result.position) == ("stopped", "duplicate", 20)
+    assert str(cards[3]) in result.prompt and "Law 6D1" in result.prompt
+    assert truth(sim) == result.pockets
+
+
+def test_a_foreign_card_in_a_pinochle_deck_stops_citing_the_deal_rule(
+        simulator, run_deal, pinochle_deck):
+    cards = pinochle_deck(6)
+    cards[7] = parse_card("2C")
+    sim = simulator(cards)
+    result = run_deal(sim.serial_url, sim.control_address, "pinochle", "S")
+    assert (result.status, result.reason, result.position) == ("stopped", "foreign", 7)
+    assert "2C" in result.prompt and "Setup & Deal: The deal" in result.prompt
+
+
+@pytest.mark.parametrize("fault", ["jam feed", "jam router", "jam pocket E", "doublefeed"])
+def test_a_machine_fault_stops_and_the_deal_resumes_at_the_exact_card(
+        simulator, run_deal, bridge_deck, logged_deliveries, fault):
+    cards = bridge_deck(7)
+    sim = simulator(cards)
+    jammed = []
+
+    def arm_after_some_cards(shoe):
+        threading.Timer(0.05, lambda: jammed.append(sim.control(fault))).start()
+
+    first = run_deal(sim.serial_url, sim.control_address, on_shoe=arm_after_some_cards)
+    assert first.status == "stopped" and first.resumable
+    assert jammed == ["ok"]
+    sim.control("clearjam")
+    second = run_deal(sim.serial_url, sim.control_address)
+    assert second.status == "complete"
+    for i, seat in enumerate("ESWN"):
+        assert second.pockets[seat] == [str(c) for c in cards[i::4]]
+    assert logged_deliveries() == truth(sim) == second.pockets
+
+
+def test_an_empty_hopper_stops_and_a_refill_resumes(simulator, run_deal, bridge_deck,
+                                                    write_deck):
+    cards = bridge_deck(8)
+    sim = simulator(cards[:30])
+    first = run_deal(sim.serial_url, sim.control_address)
+    assert (first.status, first.reason, first.position) == ("stopped", "hopper-empty", 30)
+    sim.control(f"deck {write_deck(cards[30:])}")
+    second = run_deal(sim.serial_url, sim.control_address)
+    assert second.status == "complete" and truth(sim) == second.pockets
+
+
+def test_an_open_door_stops_and_closing_it_resumes(simulator, run_deal, bridge_deck):
+    sim = simulator(bridge_deck(9))
+    sim.control("door open")
+    first = run_deal(sim.serial_url, sim.control_address)
+    assert (first.status, first.reason) == ("stopped", "door-open")
+    sim.control("door close")
+    second = run_deal(sim.serial_url, sim.control_address)
+    assert second.status == "complete" and truth(sim) == second.pockets
+
+
+def test_a_host_stopped_between_drop_and_log_resumes_from_the_pocket_counts(
+        simulator, run_deal, bridge_deck, tmp_path, logged_deliveries, monkeypatch):
+    sim = simulator(bridge_deck(10))
+    deliveries = []
+    real_append = EventLog.append
+
+    def append_then_die_at_the_twelfth_delivery(self, event, key=None):
+        if isinstance(event, CardDelivered):
+            deliveries.append(event)
+            if len(deliveries) == 12:
+                raise KeyboardInterrupt("host killed after the drop, before the log")
+        return real_append(self, event, key)
+
+    monkeypatch.setattr(EventLog, "append", append_then_die_at_the_twelfth_delivery)
+    with pytest.raises(KeyboardInterrupt):
+        run_deal(sim.serial_url, sim.control_address)
+    monkeypatch.setattr(EventLog, "append", real_append)
+    result = run_deal(sim.serial_url, sim.control_address)
+    assert result.status == "complete"
+    assert logged_deliveries() == truth(sim) == result.pockets
+
+
+def test_a_target_deal_puts_each_card_into_its_hand_whatever_the_feed_order(
+        simulator, run_deal, bridge_deck):
+    cards = bridge_deck(12)
+    hands = {seat: tuple(cards[i * 13:(i + 1) * 13]) for i, seat in enumerate(Seat)}
+    sim = simulator(bridge_deck(13))
+    plan = TargetDeal(hands, LiveDeal.for_game("bridge", Seat.N).deck)
+    result = run_deal(sim.serial_url, sim.control_address, plan=plan)
+    assert result.status == "complete"
+    for seat in Seat:
+        assert sorted(result.pockets[seat.value]) == sorted(str(c) for c in hands[seat])
+
+
+def test_a_target_deal_fills_both_copies_of_a_pinochle_card(simulator, run_deal, pinochle_deck):
+    cards = pinochle_deck(14)
+    hands = {seat: tuple(cards[i * 12:(i + 1) * 12]) for i, seat in enumerate(Seat)}
+    sim = simulator(pinochle_deck(15))
+    result = run_deal(sim.serial_url, sim.control_address, "pinochle",
+                      plan=TargetDeal(hands, PINOCHLE_48))
+    assert result.status == "complete"
+    for seat in Seat:
+        assert sorted(result.pockets[seat.value]) == sorted(str(c) for c in hands[seat])
