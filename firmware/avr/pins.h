@@ -5,9 +5,10 @@
  * SHOE_INPUT(signal, port, bit, nano pin, active level, hal bit, wiring)
  * SHOE_OUTPUT(signal, port, bit, nano pin, active level, wiring)
  * Inputs use the internal pull-up; "active" is the level the pin reads when the thing is so.
- * Every input is polled at the 1 kHz tick, so none needs an interrupt pin. D2/D3 (INT0/INT1)
- * carry outputs that idle high: simavr models a low level on INT0/INT1 as a level interrupt
- * it re-checks every few cycles, which made the harness 25 times slower with the e-stop there. */
+ * Every input is polled at the 1 kHz tick, so none needs an interrupt pin. D2 (INT0) is left
+ * free and D3 (INT1) carries the LED ring, which is always on: simavr models a low level on
+ * INT0/INT1 as a pending level interrupt it re-checks every few cycles, whether or not the
+ * interrupt is enabled, which made the harness 25 times slower with a low pin there. */
 #ifndef SHOE_PINS_H
 #define SHOE_PINS_H
 
@@ -28,7 +29,7 @@
     X(EXIT,       D, 5, D5,  HIGH, "DRV8833 BIN1 (BIN2 to GND): exit roller N20 motor") \
     X(STEP,       D, 6, D6,  HIGH, "A4988 STEP: carousel NEMA17") \
     X(DIR,        D, 7, D7,  HIGH, "A4988 DIR: high turns N->E->S->W") \
-    X(STEPPER_EN, D, 2, D2,  LOW,  "A4988 ~ENABLE") \
+    X(STEPPER_EN, B, 4, D12, LOW,  "A4988 ~ENABLE") \
     X(LIGHT,      D, 3, D3,  HIGH, "IRLZ44N gate: 12 V LED ring over the read station (OC2B: PWM-able)")
 
 #endif
