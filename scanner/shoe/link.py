@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import serial
 
-from .protocol import BAUDRATE, Block, BlockParser
+from .protocol import BAUDRATE, SILENCE_S, Block, BlockParser
 
 READ_SLICE_S = 0.01
 PortOpener = Callable[[str], serial.SerialBase]
@@ -48,6 +48,7 @@ class Link:
         self._port: serial.SerialBase | None = None
         self._parser = BlockParser()
         self._pending: deque[Block] = deque()
+        self._last_byte_at = 0.0
         self.stats = LinkStats()
 
     @property
@@ -90,7 +91,8 @@ class Link:
     def receive(self, until: float) -> Block | None:
         """The next valid block, or None when ``until`` (time.monotonic) passes first."""
         while not self._pending:
-            if time.monotonic() >= until:
+            now = time.monotonic()
+            if now >= until:
                 return None
             port = self._require_port()
             try:
@@ -99,6 +101,9 @@ class Link:
                 self.close()
                 raise LinkDown(f"read from {self.url} failed: {exc}") from exc
             if data:
+                if now - self._last_byte_at > SILENCE_S:
+                    self._parser.silence()
+                self._last_byte_at = time.monotonic()
                 self._pending.extend(self._parser.feed(data))
         self.stats.blocks_received += 1
         return self._pending.popleft()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from .protocol import (
     POCKET_NAMES,
     PROTOCOL_VERSION,
+    SILENCE_S,
     Block,
     BlockParser,
     EventCode,
@@ -82,6 +83,7 @@ class ShoeModel:
         self.output = bytearray()
         self.actions_performed = 0
         self._parser = BlockParser()
+        self._last_byte_at = 0.0
         self._boot(cause=None)
 
     # -- firmware ---------------------------------------------------------------------------
@@ -122,6 +124,9 @@ class ShoeModel:
         return not self.hopper
 
     def receive(self, data: bytes, now: float) -> None:
+        if now - self._last_byte_at > SILENCE_S:
+            self._parser.silence()
+        self._last_byte_at = now
         for block in self._parser.feed(data):
             self._handle(block, now)
         self.tick(now)

@@ -20,6 +20,8 @@ MIN_BLOCK = HEADER_LEN + TRAILER_LEN
 MAX_BLOCK = 64
 MAX_PAYLOAD = MAX_BLOCK - MIN_BLOCK
 POCKET_NAMES = ("N", "E", "S", "W")
+# After this much silence the next byte starts a block (PROTOCOL.md §2); a byte takes 87 µs.
+SILENCE_S = 0.020
 
 
 class ProtocolViolation(ValueError):
@@ -94,6 +96,14 @@ class BlockParser:
             del self.buffer[:length]
             blocks.append(Block(raw[1], raw[2:-3]))
         return blocks
+
+    def silence(self) -> None:
+        """The line has been quiet for ``SILENCE_S``: abandon a partial block and stop hunting,
+        so the next byte is read as a LEN and a retransmission gets through at once."""
+        if self.buffer:
+            self.discarded += len(self.buffer)
+            self.buffer.clear()
+        self.hunting = False
 
     def _reject(self) -> None:
         self.bad_blocks += 1

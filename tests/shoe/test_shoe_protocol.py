@@ -151,3 +151,11 @@ def test_code_tables_match_protocol_md(heading, table):
 
 def test_flag_bits_match_protocol_md():
     assert {int(r[0]) for r in _md_table_rows("### Flags")} == {int(f) for f in Flag}
+
+
+def test_after_silence_the_next_byte_starts_a_block_even_while_hunting():
+    # §2: a damaged block followed by 20 ms of quiet must not swallow the retransmission.
+    parser = BlockParser()
+    parser.feed(b"\x40\x01\x02")  # a LEN of 64 that will never be completed
+    parser.silence()
+    assert parser.feed(encode_block(5, b"")) == [Block(5)]
