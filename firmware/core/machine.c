@@ -128,6 +128,8 @@ uint8_t machine_take_event(machine_t *m)
     return 0;
 }
 
+static uint16_t sample(machine_t *m);
+
 static uint8_t start_feed(machine_t *m, uint16_t now)
 {
     if (m->state != STATE_IDLE)
@@ -195,7 +197,7 @@ uint8_t machine_start(machine_t *m, uint8_t action, const uint8_t *args, uint8_t
                       uint16_t now)
 {
     m->action = action;
-    m->inputs = hal_read_inputs();
+    sample(m);
     if (action == MSG_FEED || action == MSG_ROUTE) {
         if (nargs > (action == MSG_ROUTE ? 1 : 0))
             return refuse(m, FAULT_BAD_ARGUMENT, action == MSG_ROUTE ? 1 : 0);
@@ -288,11 +290,9 @@ static uint8_t tick_route(machine_t *m, uint16_t now)
     case PHASE_FALL: {
         int8_t seen = first_beam(in);
         if (seen == (int8_t)m->pocket) {
-            m->counts[m->pocket]++;
             enter(m, PHASE_BEAM, now);
         } else if (seen >= 0) {
-            /* The card is in another pocket: count it where it is, and stop. */
-            m->counts[seen]++;
+            /* The card went into another pocket (sample() counted it there): stop. */
             return fail(m, FAULT_JAM, WHERE_ROUTER);
         } else if (elapsed(m, now) >= ROUTER_JAM_MS) {
             return fail(m, FAULT_JAM, WHERE_ROUTER);
@@ -319,11 +319,23 @@ static void note_stop_inputs(machine_t *m, uint16_t changed, uint16_t in)
         m->events |= (uint8_t)(1u << ((in & IN_ESTOP) ? EVENT_ESTOP_PRESSED : EVENT_ESTOP_RELEASED));
 }
 
-uint8_t machine_tick(machine_t *m, uint16_t now)
+/* Read the sensors and note what changed. A pocket counts every card that breaks its beam,
+ * in any state: a card still falling when the door opens is in the pocket all the same. */
+static uint16_t sample(machine_t *m)
 {
     uint16_t in = hal_read_inputs();
-    note_stop_inputs(m, in ^ m->inputs, in);
+    uint16_t changed = in ^ m->inputs;
+    note_stop_inputs(m, changed, in);
+    for (uint8_t p = 0; p < POCKET_COUNT; p++)
+        if (changed & in & IN_BEAM(p))
+            m->counts[p]++;
     m->inputs = in;
+    return in;
+}
+
+uint8_t machine_tick(machine_t *m, uint16_t now)
+{
+    uint16_t in = sample(m);
 
     uint8_t cause = stop_cause(in);
     if (cause && m->state != STATE_FAULT) {

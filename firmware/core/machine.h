@@ -25,7 +25,7 @@ typedef struct {
     uint16_t homing_steps;
     uint16_t phase_since; /* ms */
     uint16_t inputs;      /* last sampled sensor bits (hal.h IN_*) */
-    uint8_t counts[POCKET_COUNT];
+    uint8_t counts[POCKET_COUNT]; /* beam breaks since boot or clear_counts */
     uint8_t events;       /* pending unsolicited events: bit (code) set */
     result_t result;      /* of the action that just ended */
 } machine_t;

@@ -550,7 +550,7 @@ static void test_reset_after_the_card_left_the_station_still_delivers_it_to_the_
     block_t s = board_query(MSG_STATUS);
     CHECK_EQ(s.payload[1], STATE_IDLE);
     CHECK_EQ(test_vm.pocket_count[S], 1);
-    CHECK_EQ(s.payload[5], 0); /* counts restart at boot */
+    CHECK_EQ(s.payload[5], 1); /* counts restart at boot; this beam broke after it */
 }
 
 static void test_reset_with_a_card_in_the_throat_makes_the_next_feed_a_station_jam(void)
@@ -570,6 +570,47 @@ static void test_reset_with_a_card_in_the_throat_makes_the_next_feed_a_station_j
     CHECK_EQ(board_query(MSG_STATUS).payload[1], STATE_AT_STATION);
     CHECK(strcmp(test_vm.station[0].text, "AS") == 0);
     CHECK_EQ(cards_out_of_hopper(), 1);
+}
+
+static int exit_roller_running(void)
+{
+    return test_vm.exit_on;
+}
+
+static void test_card_that_falls_into_another_pocket_is_counted_there_and_stops_the_shoe(void)
+{
+    ready(4);
+    act(0, FEED, 1);
+    const uint8_t to_south[] = {MSG_ROUTE, S};
+    board_forget_output();
+    board_send(1, to_south, 2);
+    run_until(exit_roller_running, ACTION_MS);
+    test_vm.step_position = STEPS_PER_POCKET * E; /* the carousel slipped a whole pocket */
+    board_run_ms(ACTION_MS);
+    block_t r;
+    CHECK(board_last_result(&r));
+    CHECK_EQ(r.payload[3], FAULT_JAM);
+    CHECK_EQ(r.payload[4], WHERE_ROUTER);
+    block_t s = board_query(MSG_STATUS);
+    CHECK_EQ(s.payload[3 + E], 1);
+    CHECK_EQ(s.payload[3 + S], 0);
+    CHECK_EQ(test_vm.pocket_count[E], 1);
+}
+
+static void test_card_falling_when_the_door_opens_is_still_counted_in_its_pocket(void)
+{
+    ready(4);
+    act(0, FEED, 1);
+    const uint8_t to_west[] = {MSG_ROUTE, W};
+    board_send(1, to_west, 2);
+    run_until(card_falling, ACTION_MS);
+    test_vm.door_open = 1;
+    board_run_ms(300);
+    block_t s = board_query(MSG_STATUS);
+    CHECK_EQ(s.payload[1], STATE_FAULT);
+    CHECK_EQ(s.payload[8], FAULT_DOOR_OPEN);
+    CHECK_EQ(s.payload[3 + W], 1);
+    CHECK_EQ(test_vm.pocket_count[W], 1);
 }
 
 /* ---- the virtual machine the simulated targets share ---- */
@@ -636,6 +677,8 @@ static const check_case_t CASES[] = {
     CASE(test_lost_steps_show_at_home_and_stop_the_route),
     CASE(test_reset_after_the_card_left_the_station_still_delivers_it_to_the_pocket),
     CASE(test_reset_with_a_card_in_the_throat_makes_the_next_feed_a_station_jam),
+    CASE(test_card_that_falls_into_another_pocket_is_counted_there_and_stops_the_shoe),
+    CASE(test_card_falling_when_the_door_opens_is_still_counted_in_its_pocket),
     CASE(test_vm_card_nudged_by_the_roller_still_lies_in_the_hopper),
     CASE(test_vm_pair_is_pulled_apart_by_clearjam),
 #undef CASE
