@@ -1,6 +1,7 @@
 #include "control.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -46,9 +47,9 @@ static void cmd_jam(control_t *c, const char *arg, char *reply, size_t size)
         c->vm->jam_feed = 1;
     } else if (strcmp(arg, "router") == 0) {
         c->vm->jam_router = 1;
-    } else if (strncmp(arg, "pocket ", 7) == 0 && strlen(arg) == 8 && strchr(names, arg[7])
-               && arg[7]) {
-        c->vm->jam_pocket = (int)(strchr(names, arg[7]) - names);
+    } else if (strncmp(arg, "pocket ", 7) == 0 && strlen(arg) == 8
+               && strchr(names, toupper((unsigned char)arg[7]))) {
+        c->vm->jam_pocket = (int)(strchr(names, toupper((unsigned char)arg[7])) - names);
     } else {
         snprintf(reply, size, "err jam takes feed, router or pocket N|E|S|W, not '%s'", arg);
         return;
