@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from . import __version__, commands
 
 EXIT_OK = 0
+EXIT_UNAVAILABLE = 1
 EXIT_BAD_INPUT = 2
 
 
@@ -29,9 +30,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tablescan {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        try:
+            module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        except ImportError as exc:
+            _register_unavailable(subparsers, info.name.replace("_", "-"), exc)
+            continue
         module.register(subparsers)
     return parser
+
+
+def _register_unavailable(subparsers: argparse._SubParsersAction, name: str,
+                          error: ImportError) -> None:
+    """Keep every other command working when one command's dependencies cannot be imported;
+    the broken command itself still fails, saying why."""
+    # No option prefix, so whatever the caller passed is taken as-is and the error is ours.
+    parser = subparsers.add_parser(name, help=f"(unavailable: {error})", add_help=False,
+                                   prefix_chars="\0")
+    parser.add_argument("rest", nargs="*")
+
+    def unavailable(args: argparse.Namespace) -> int:
+        print(f"tablescan {name}: cannot run: {error}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+
+    parser.set_defaults(func=unavailable)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
