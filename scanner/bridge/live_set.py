@@ -33,6 +33,7 @@ RESULT_BANNERS: dict[str, str] = {
     "swapped": "BOARDS SWAPPED",
     "repeat-of-previous": "SET SHIFTED BY ONE BOARD",
     "not-observed": "BOARD NOT READ",
+    "refused": "BOARD NOT DEALT — ITS DEAL WAS PLAYED IN ANOTHER SESSION",
 }
 MODES = {"deal": "dealing", "verify": "verifying"}
 

@@ -42,6 +42,8 @@ KEY_PREFIX = "predeal:"
 
 DEALT = "dealt"
 STOPPED = "stopped"
+REFUSED = "refused"
+RULE_HISTORY = "Law 6D2"
 
 # What a stop says in blind mode, by the loop's reason: the same instruction without the card's
 # name or the pocket it was meant for, since either would show part of a hand.
@@ -125,6 +127,9 @@ class CopyOutcome:
             out["resumed_at_card"] = self.resumed_at + 1
         if self.history:
             out["history"] = self.history
+        if self.status == REFUSED:
+            out.update(rule=RULE_HISTORY, prompt=f"board {self.step.board.number}: "
+                       f"{self.history['reason'] if self.history else ''}: {REFUSAL_REMEDY}")
         if self.deal is not None:
             out["cards_dealt"] = self.deal.position
             out["retransmits"] = self.deal.retransmits
@@ -155,6 +160,7 @@ class Predeal:
     boards: Sequence[Board]
     copies: int = 1
     blind: bool = True
+    allow_repeats: bool = False
     identity: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -184,6 +190,8 @@ class Predeal:
             return CopyOutcome(step, DEALT, history=flag, skipped=True)
         deal = self._shoe_deal(step)
         started = self.log.seq_of(DEAL_KEY_PREFIX + token)
+        if started is None and _played_elsewhere(flag) and not self.allow_repeats:
+            return self._refuse(step, token, flag)
         resumed_at = None
         if started is None:
             self.operator.load_deck(step)
@@ -213,6 +221,14 @@ class Predeal:
         self.log.append(BoardStarted(step.board.number, "deal", step.copy, step.position,
                                      step.total), key=f"{token}:started")
 
+    def _refuse(self, step: Step, token: str, flag: dict[str, Any]) -> CopyOutcome:
+        """Law 6D2: no result may stand for a deal played in another session, so dealing it
+        again is wasted work at best; the director decides (``allow_repeats``)."""
+        self.log.append(BoardResult(step.board.number, REFUSED, "deal", step.copy, RULE_HISTORY,
+                                    detail=flag["reason"], remedy=REFUSAL_REMEDY,
+                                    history=flag_text(flag)), key=f"{token}:refused")
+        return CopyOutcome(step, REFUSED, history=flag)
+
     def _finish(self, step: Step, token: str, result: DealResult,
                 flag: dict[str, Any] | None) -> CopyOutcome:
         history = flag_text(flag)
@@ -226,6 +242,14 @@ class Predeal:
                                     detail=stop_prompt(result, self.blind), history=history),
                         key=f"{token}:stop:{result.position}:{result.reason}")
         return CopyOutcome(step, STOPPED, result, history=flag)
+
+
+REFUSAL_REMEDY = ("replace this board's deal (a new set) before play, or deal it anyway with "
+                  "--allow-repeat if the director so rules")
+
+
+def _played_elsewhere(flag: dict[str, Any] | None) -> bool:
+    return bool(flag) and flag["status"] == "no-result"
 
 
 def flag_text(flag: dict[str, Any] | None) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import SEATS, Card, Seat
-from ..events import BoardResult, BoardStarted, CardDelivered, CardRead
+from ..events import BoardResult, BoardStarted, CardDelivered, CardRead, MachineFault
 from ..history import DealHistory
 from ..log import EventLog
 from ..shoe.dealing import READ_SOURCE, READING_STOPS
@@ -73,6 +73,7 @@ class ShoeReadback:
         """Read all four hands of ``wanted``'s board; the record only gives the number,
         dealer and vulnerability, never a card."""
         number = wanted.number
+        self.shoe.on_event = lambda event, key: self._machine_event(number, event, key)
         self.log.append(BoardStarted(number, "verify", 1, position, total),
                         key=f"{self.key(number)}:started")
         hands = []
@@ -87,6 +88,12 @@ class ShoeReadback:
     def key(self, number: int, *parts: object) -> str:
         """The log key of one step of this reading run."""
         return ":".join([f"{KEY_PREFIX}{self.run}:{number}", *map(str, parts)])
+
+    def _machine_event(self, number: int, event: MachineFault, key: str) -> None:
+        # The driver hands each machine event over before it goes on: log it first, once.
+        full_key = self.key(number, "machine", key)
+        if self.log.seq_of(full_key) is None:
+            self.log.append(event, key=full_key)
 
     def _read_hand(self, number: int, seat: Seat) -> list[Card]:
         self.shoe.clear_counts()

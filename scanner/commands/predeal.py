@@ -42,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                           "session the run started in, or a new one)")
     parser.add_argument("--show-hands", action="store_true",
                         help="print each copy's pockets (default: blind, no card is named)")
+    parser.add_argument("--allow-repeat", action="store_true",
+                        help="deal boards whose deal was played in another session (Law 6D2: "
+                             "no result may stand; by default the run stops before them)")
     parser.add_argument("--yes", action="store_true",
                         help="do not wait for Enter before each deck (a deck feeder, scripts)")
     parser.add_argument("--next-deck-cmd", metavar="CMD",
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     outcomes: list[dict[str, Any]] = []
     with log, open_shoe_and_camera(args.shoe, args.camera) as (shoe, camera):
         predeal = Predeal(shoe, camera, log, console, lambda: deck_check_for(BRIDGE_52),
-                          boards, args.copies, blind)
+                          boards, args.copies, blind, args.allow_repeat)
         print(f"predeal: set {predeal.identity}, {len(boards)} board(s) × {args.copies}, "
               f"session {log.session}, log {db}{', blind' if blind else ''}", file=sys.stderr)
 
@@ -91,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
             _print(_summary(outcomes, args, log.session, "stopped", str(exc)))
             raise UsageError(str(exc)) from None
     status = "complete" if len(outcomes) == len(boards) * args.copies and all(
-        o["status"] == "dealt" for o in outcomes) else "stopped"
+        o["status"] == "dealt" for o in outcomes) else outcomes[-1]["status"]
+    if outcomes and all(o.get("note") for o in outcomes):
+        status = "already-dealt"
     _print(_summary(outcomes, args, session=log.session, status=status))
     return 0
 
@@ -136,8 +141,9 @@ def _tell(outcome: dict[str, Any]) -> None:
         flag = outcome["history"]
         print(f"{where}: {flag['status']} ({flag['law']}): {flag['reason']}; {flag['remedy']}",
               file=sys.stderr)
-    if outcome["status"] == "stopped":
-        print(f"{where}: STOPPED: {outcome['prompt']}\nrun the same command again to resume "
-              "at this card", file=sys.stderr)
+    if outcome["status"] in ("stopped", "refused"):
+        print(f"{where}: {outcome['status'].upper()}: {outcome['prompt']}", file=sys.stderr)
+        if outcome["status"] == "stopped":
+            print("run the same command again to resume at this card", file=sys.stderr)
     else:
         print(f"{where}: dealt", file=sys.stderr)
