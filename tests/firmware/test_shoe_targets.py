@@ -4,6 +4,7 @@ the start-up line, the protocol over the pty with pyserial, and the control chan
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 from firmware_wire import (
@@ -164,3 +165,21 @@ def test_reset_with_an_empty_station_boots_idle_with_every_sensor_as_it_was(
     status = shoe.query(STATUS).payload
     assert STATES[status[1]] == "idle"
     assert status[2] == 0  # no card at the station, hopper not empty, door shut, no e-stop
+
+
+def test_simulated_time_never_runs_ahead_of_the_wall_clock_times_speed(
+        firmware_build: Path, deck_file: Path) -> None:
+    # The host's timeouts are wall-clock: a target whose time ran ahead would make the
+    # firmware's jam timeouts fire early as seen from the host.
+    for executable in ("shoe-sim", "shoe-native"):
+        spawned = time.monotonic()
+        target = ShoeTarget([str(firmware_build / executable), "--deck", str(deck_file),
+                             "--speed", "2"])
+        try:
+            for _ in range(5):
+                time.sleep(0.1)
+                simulated_us = int(target.control("clock").split()[1])
+                allowed_us = (time.monotonic() - spawned) * 2 * 1e6 + 5000
+                assert simulated_us <= allowed_us, executable
+        finally:
+            target.close()
