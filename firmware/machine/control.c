@@ -15,7 +15,7 @@ typedef void (*command_fn)(control_t *c, const char *arg, char *reply, size_t si
 
 static void cmd_deck(control_t *c, const char *arg, char *reply, size_t size)
 {
-    static vcard_t cards[VDECK_MAX_CARDS];
+    vcard_t cards[VDECK_MAX_CARDS];
     char error[300];
     if (!*arg) {
         snprintf(reply, size, "err deck needs a file path");

@@ -37,7 +37,6 @@
 #define LEVEL_LOW 0
 
 typedef struct {
-    const char *signal;
     char port;
     int bit;
     uint16_t hal_bit;
@@ -215,7 +214,7 @@ static void wire_pins(harness_t *h)
 {
     int i = 0;
 #define WIRE_INPUT(sig, port, bit, nano, level, hal, wiring) \
-    h->inputs[i++] = (input_pin_t){#sig, #port[0], bit, hal, LEVEL_##level, 0, 0};
+    h->inputs[i++] = (input_pin_t){#port[0], bit, hal, LEVEL_##level, 0, 0};
     SHOE_INPUTS(WIRE_INPUT)
 #undef WIRE_INPUT
     for (i = 0; i < INPUT_PINS; i++)
@@ -292,13 +291,18 @@ static uint64_t wall_us(const harness_t *h)
 }
 
 /* How long to wait for input before simulating on: until wall time catches up. */
-static int wait_ms(const harness_t *h)
+static struct timespec wait_time(const harness_t *h)
 {
+    struct timespec wait = {0, 0};
     if (h->speed <= 0)
-        return 0;
+        return wait;
     double due_us = (double)(sim_us(h) - h->sim_at_wall_start) / h->speed;
     double ahead_us = due_us - (double)wall_us(h);
-    return ahead_us >= 1000 ? (int)(ahead_us / 1000) : 0;
+    if (ahead_us > 0) {
+        wait.tv_sec = (time_t)(ahead_us / 1e6);
+        wait.tv_nsec = (long)((ahead_us - (double)wait.tv_sec * 1e6) * 1e3);
+    }
+    return wait;
 }
 
 static void read_host(harness_t *h)
@@ -327,7 +331,8 @@ static int run(harness_t *h)
         struct pollfd fds[2 + CONTROL_CLIENTS];
         fds[0] = (struct pollfd){.fd = h->pty.master, .events = POLLIN};
         int n = 1 + control_pollfds(&h->control, fds + 1);
-        if (poll(fds, (nfds_t)n, wait_ms(h)) < 0 && errno != EINTR)
+        struct timespec wait = wait_time(h);
+        if (ppoll(fds, (nfds_t)n, &wait, 0) < 0 && errno != EINTR)
             return 1;
         if (fds[0].revents & POLLIN)
             read_host(h);
