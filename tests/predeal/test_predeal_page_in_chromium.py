@@ -1,0 +1,84 @@
+"""The bridge view in a real browser: Debian's Chromium (driven by Playwright) against the real
+app under waitress on 127.0.0.1, following a real LiveTable on a SQLite log."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from scanner.bridge.live_set import BridgeSetGame
+from scanner.cards import Seat, parse_card
+from scanner.events import AuditResult, BoardResult, BoardStarted, CardDelivered
+from scanner.live import LiveTable
+from scanner.log import EventLog
+from webui import create_app
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-dev-shm-usage"]
+HOSTILE = '<img src=x onerror="document.title=\'pwned\'">'
+
+
+@pytest.fixture
+def table(tmp_path) -> Iterator[LiveTable]:
+    live = LiveTable(lambda: EventLog(tmp_path / "club.sqlite", session="tuesday"),
+                     BridgeSetGame())
+    yield live
+    live.close()
+
+
+@pytest.fixture
+def url(table) -> Iterator[str]:
+    from waitress import create_server
+
+    server = create_server(create_app(table, pin="1357"), host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}/"
+    server.close()
+
+
+@pytest.fixture
+def page(url) -> Iterator:
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        yield page
+        browser.close()
+
+
+def test_the_bridge_view_shows_the_set_and_follows_the_log_live(table, page):
+    table.record([
+        BoardStarted(1, "verify", 1, 1, 2),
+        BoardResult(1, "differs", "verify", 1, "Law 6F, Law 7B1",
+                    f"14–12: E holds 14 cards, N holds 12\n{HOSTILE}",
+                    "deal this copy again from the record before play"),
+        AuditResult(False, 0.001, 2, "Law 6E4"),
+        BoardStarted(2, "verify", 1, 2, 2),
+        CardDelivered(parse_card("AS"), Seat.N),
+    ])
+    progress = page.locator("#bridge-progress")
+    playwright_api.expect(progress).to_have_text("verifying: board 2 · 1 of 2 done")
+    assert page.locator("#pinochle").is_hidden()
+    boards = page.locator("#boards")
+    playwright_api.expect(boards).to_contain_text("✗ differs")
+    playwright_api.expect(boards).to_contain_text("14–12: E holds 14 cards, N holds 12")
+    # Text from the log is shown as text, never as markup.
+    playwright_api.expect(boards).to_contain_text(HOSTILE)
+    assert boards.locator("img").count() == 0
+    assert page.title() != "pwned"
+    playwright_api.expect(page.locator("#pockets")).to_contain_text("N 1 / 13")
+    playwright_api.expect(page.locator("#audit")).to_contain_text("✓ no alarm")
+    playwright_api.expect(page.locator("#banner")).to_contain_text(
+        "BOARD DIFFERS FROM THE RECORD: board 1")
+
+    table.record([BoardResult(2, "match", "verify", 1, "", "", "none: this copy is exact")])
+    playwright_api.expect(progress).to_have_text("verified: board 2 · 2 of 2 done",
+                                                 timeout=3000)
+    playwright_api.expect(boards).to_contain_text("✓ match")
