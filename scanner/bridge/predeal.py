@@ -7,9 +7,11 @@ says, whatever order the deck is in (``TargetDeal``). The dealing loop itself is
 rather than guesses — an unreadable card, a duplicate read, a card from another deck, a card
 the board does not hold, a miscount at the pockets.
 
-Each copy is a deal keyed by the set's identity, the board and the copy, so a run that was
+Each copy is a deal keyed by the board's deal, its number and the copy, so a run that was
 killed or unplugged is picked up from the log alone: finished copies are skipped, the copy in
-hand resumes at the exact card, and nothing is dealt or logged twice. Every finished copy is
+hand resumes at the exact card, and nothing is dealt or logged twice — whichever --boards
+the next run names, and however many --copies (asking for more copies later deals only the
+new ones). Every finished copy is
 recorded in the deal history under the session (Law 6D2), and a board already played in
 another session is flagged before it is dealt.
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,7 +38,6 @@ from ..vision.reading import Reading
 from .board import Board
 from .repeats import record, repeat_flag
 
-RULE_PREDEAL = "Law 6E4"
 RULE_COPIES = "Law 6F"
 KEY_PREFIX = "predeal:"
 
@@ -75,13 +76,11 @@ class Step:
                 f"({self.position} of {self.total})")
 
 
-def set_identity(boards: Sequence[Board]) -> str:
-    """A short digest of the set's deals: the same file always resumes the same run, and a
-    different file can never resume it."""
-    digest = hashlib.sha256()
-    for board in sorted(boards, key=lambda b: b.number):
-        digest.update(f"{board.number}:{''.join(s.value for s in board.owners())};".encode())
-    return digest.hexdigest()[:16]
+def board_identity(board: Board) -> str:
+    """A short digest of a board's number and deal: the same board of the same set always
+    resumes the same copies, and another deal never can."""
+    owners = "".join(seat.value for seat in board.owners())
+    return hashlib.sha256(f"{board.number}:{owners}".encode()).hexdigest()[:16]
 
 
 def steps_for(boards: Sequence[Board], copies: int) -> list[Step]:
@@ -161,14 +160,12 @@ class Predeal:
     copies: int = 1
     blind: bool = True
     allow_repeats: bool = False
-    identity: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.identity = set_identity(self.boards)
         self.history = DealHistory(self.log)
 
     def _token(self, step: Step) -> str:
-        return f"{KEY_PREFIX}{self.identity}:{step.board.number}:{step.copy}"
+        return f"{KEY_PREFIX}{board_identity(step.board)}:{step.copy}"
 
     def run(self, on_outcome: Callable[[CopyOutcome], None]) -> list[CopyOutcome]:
         outcomes = []
@@ -279,12 +276,14 @@ class _CountingCamera:
 
 
 def run_session_for(db: Path, boards: Sequence[Board]) -> str | None:
-    """The session a run of this set started in, so a resumed run records its deals in the
-    same session (another session would make the set's own deals look like repeats); None
-    when the log has never dealt this set."""
+    """The session these boards were last pre-dealt in, so a resumed run records its deals in
+    the same session (another session would make the set's own deals look like repeats);
+    None when the log has never dealt any of them."""
     if not db.exists():
         return None
     with EventLog(db) as log:
-        seq = log.last_seq_with_key_prefix(f"{DEAL_KEY_PREFIX}{KEY_PREFIX}{set_identity(boards)}:")
-        event = log.event_at(seq) if seq is not None else None
+        seqs = [log.last_seq_with_key_prefix(f"{DEAL_KEY_PREFIX}{KEY_PREFIX}"
+                                             f"{board_identity(board)}:") for board in boards]
+        latest = max((seq for seq in seqs if seq is not None), default=None)
+        event = log.event_at(latest) if latest is not None else None
     return event.session or None if isinstance(event, HandStarted) else None

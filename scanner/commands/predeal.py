@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     with log, open_shoe_and_camera(args.shoe, args.camera) as (shoe, camera):
         predeal = Predeal(shoe, camera, log, console, lambda: deck_check_for(BRIDGE_52),
                           boards, args.copies, blind, args.allow_repeat)
-        print(f"predeal: set {predeal.identity}, {len(boards)} board(s) × {args.copies}, "
+        print(f"predeal: {args.set}, {len(boards)} board(s) × {args.copies} cop(ies), "
               f"session {log.session}, log {db}{', blind' if blind else ''}", file=sys.stderr)
 
         def emit(outcome: Any) -> None:

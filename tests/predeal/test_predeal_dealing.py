@@ -14,16 +14,22 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
+import pytest
 from predeal_support import LOAD_DECK, ROOT, json_lines, shoe_args, tablescan
 
 from scanner.bridge.dealset import generate
-from scanner.bridge.formats import read_boards
+from scanner.bridge.formats import read_boards, write_boards
 from scanner.bridge.predeal import CopyOutcome, Step, stop_prompt
 from scanner.cards import SEATS, parse_card
 from scanner.history import DealHistory
 from scanner.log import EventLog
+from scanner.shoe.control import ControlChannel
 from scanner.shoe.dealing import DealResult
+from scanner.shoe.simulator import Simulator
 
 # A card named in text: rank then suit, as the CLI would print it.
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[AKQJT2-9])[SHDC♠♥♦♣](?![A-Za-z0-9])")
@@ -49,37 +55,63 @@ def deliveries(db) -> list[tuple[str, str]]:
         return []
 
 
-def test_law_6e_every_card_goes_to_the_pocket_the_set_says_whatever_the_order(
-        sim, control, set_file, shoe_env, tmp_path):
-    db = tmp_path / "club.sqlite"
-    done = tablescan("predeal", str(set_file), "--boards", "2", *shoe_args(sim), "--db", str(db),
-                     "--session", "tuesday", "--next-deck-cmd", LOAD_DECK, env=shoe_env)
-    assert done.returncode == 0, done.stderr
-    lines = json_lines(done.stdout)
+@dataclass
+class DealtRun:
+    """One board pre-dealt by the CLI (blind, the default), shared by the tests that read it."""
+
+    set_file: Path
+    db: Path
+    done: subprocess.CompletedProcess
+    pockets: dict[str, list[int]]
+    args: list[str]
+    env: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def dealt(tmp_path_factory) -> Iterator[DealtRun]:
+    tmp = tmp_path_factory.mktemp("dealt")
+    set_file = tmp / "set.pbn"
+    write_boards(set_file, generate(range(1, 5), seed="predeal tests"))
+    (tmp / "decks").mkdir()
+    with Simulator(motion_s=0.0) as sim, ControlChannel(sim.control_address) as control:
+        env = {**os.environ, "SIM_CONTROL": sim.control_address, "DECK_DIR": str(tmp / "decks"),
+               "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT),
+                                                           os.environ.get("PYTHONPATH"))))}
+        args = ["predeal", str(set_file), "--boards", "2", *shoe_args(sim),
+                "--db", str(tmp / "club.sqlite"), "--session", "tuesday",
+                "--next-deck-cmd", LOAD_DECK]
+        done = tablescan(*args, env=env)
+        yield DealtRun(set_file, tmp / "club.sqlite", done, pockets_by_index(control), args, env)
+
+
+def test_law_6e_every_card_goes_to_the_pocket_the_set_says_whatever_the_order(dealt):
+    assert dealt.done.returncode == 0, dealt.done.stderr
+    lines = json_lines(dealt.done.stdout)
     assert lines[0]["board"] == 2 and lines[0]["status"] == "dealt"
     assert lines[-1]["summary"] and lines[-1]["status"] == "complete"
-    assert pockets_by_index(control) == board_hands(set_file, 2)
+    assert dealt.pockets == board_hands(dealt.set_file, 2)
 
 
-def test_law_6d2_each_dealt_copy_is_in_the_history_with_its_session_and_date(
-        sim, set_file, shoe_env, tmp_path):
-    db = tmp_path / "club.sqlite"
-    done = tablescan("predeal", str(set_file), "--boards", "1", *shoe_args(sim), "--db", str(db),
-                     "--session", "tuesday", "--next-deck-cmd", LOAD_DECK, env=shoe_env)
-    assert done.returncode == 0, done.stderr
-    with sqlite3.connect(db) as conn:
+def test_law_6d2_each_dealt_copy_is_in_the_history_with_its_session_and_date(dealt):
+    with sqlite3.connect(dealt.db) as conn:
         rows = conn.execute("SELECT session, source, board, recorded_at FROM deals").fetchall()
-    assert [(s, src, b) for s, src, b, _ in rows] == [("tuesday", "dealt", 1)]
+    assert [(s, src, b) for s, src, b, _ in rows] == [("tuesday", "dealt", 2)]
     assert re.match(r"\d{4}-\d\d-\d\dT", rows[0][3])
 
 
-def test_blind_mode_names_no_card_on_stdout_or_stderr(sim, set_file, shoe_env, tmp_path):
-    done = tablescan("predeal", str(set_file), "--boards", "3", *shoe_args(sim),
-                     "--db", str(tmp_path / "club.sqlite"), "--next-deck-cmd", LOAD_DECK,
-                     env=shoe_env)
-    assert done.returncode == 0, done.stderr
-    assert json_lines(done.stdout)[0]["status"] == "dealt"
-    assert not CARD_TOKEN.findall(done.stdout + done.stderr)
+def test_blind_mode_names_no_card_on_stdout_or_stderr(dealt):
+    assert json_lines(dealt.done.stdout)[0]["status"] == "dealt"
+    assert "cop" in dealt.done.stderr  # the prompts and the progress bar were printed
+    assert not CARD_TOKEN.findall(dealt.done.stdout + dealt.done.stderr)
+
+
+def test_a_copy_already_dealt_is_not_dealt_again(dealt):
+    again = tablescan(*dealt.args, env=dealt.env)
+    assert again.returncode == 0, again.stderr
+    copy, summary = json_lines(again.stdout)
+    assert copy["note"] == "already dealt in this log"
+    assert summary["status"] == "already-dealt"
+    assert "load a shuffled deck" not in again.stderr
 
 
 def test_the_blind_check_finds_cards_in_text_and_nothing_in_laws_or_sessions():
@@ -144,7 +176,7 @@ def test_killed_mid_board_it_resumes_at_the_exact_card_and_deals_nothing_twice(
 
     assert second.returncode == 0, second.stderr
     copy = json_lines(second.stdout)[0]
-    assert copy["status"] == "dealt", copy
+    assert copy["status"] == "dealt", (copy.get("reason"), copy.get("prompt"))
     # A card routed just before the kill is recognised from the pockets' counts, not dealt again.
     assert copy["resumed_at_card"] in (logged + 1, logged + 2)
     assert "resuming board 4, copy 1 of 1" in second.stderr
