@@ -128,11 +128,17 @@ class ShoeDeal:
 
     def start(self, token: str | None = None) -> None:
         """Log the HandStarted under a fresh key and zero the pocket counts."""
+        # The shoe is made ready first, so a deal that cannot start leaves no HandStarted;
+        # what the shoe reports meanwhile is logged under the start's own key.
         token = token or uuid.uuid4().hex
+        self.deal_key = f"shoe-start:{token}"
+        self.shoe.on_event = self.machine_event
+        self.shoe.refresh()
+        if self.shoe.state is HostState.FAULT:
+            self.shoe.resume()
+        self.shoe.clear_counts()
         hand_seq = self.log.append(self.hand, key=DEAL_KEY_PREFIX + token)
         self.deal_key = f"shoe:{hand_seq}"
-        self.shoe.on_event = self.machine_event
-        self.shoe.clear_counts()
 
     def resume_from(self, hand_seq: int) -> None:
         self.deal_key = f"shoe:{hand_seq}"
@@ -153,24 +159,29 @@ class ShoeDeal:
     # -- the loop -----------------------------------------------------------------------------
 
     def run(self) -> DealResult:
-        deck_check = self.deck_check_factory()
-        for card, _ in self.delivered:
-            deck_check.add(Reading("up", card, 1.0))
         try:
             self._recover()
+            deck_check = self.deck_check_factory()
+            for card, _ in self.delivered:
+                deck_check.add(Reading("up", card, 1.0))
             while len(self.delivered) < self.plan.deck.size:
                 self._deal_one(deck_check)
             self._check_end(deck_check)
         except _Stop as stop:
             return self._result("stopped", stop.reason, stop.prompt, stop.resumable)
         except ShoeFault as fault:
-            position = len(self.delivered) + 1
+            return self.stopped_by(fault)
+        return self._result("complete", "", "", False)
+
+    def stopped_by(self, fault: ShoeFault) -> DealResult:
+        """A machine fault as the deal's stop; logged here unless the driver already did."""
+        position = len(self.delivered) + 1
+        if not fault.reported:
             self._append_once(MachineFault(fault.kind, fault.message, fault.machine.state),
                               self._key(len(self.delivered), "stop", fault.kind,
                                         self.shoe.counters.actions))
-            return self._result("stopped", fault.kind,
-                                f"card {position}: {fault.message}", fault.resumable)
-        return self._result("complete", "", "", False)
+        return self._result("stopped", fault.kind, f"card {position}: {fault.message}",
+                            fault.resumable)
 
     def _recover(self) -> None:
         """Put the shoe back to work after a stop: clear its fault, settle a half-done card."""
@@ -313,7 +324,10 @@ def deal_deck(shoe: Shoe, camera: StationCamera, plan: DealPlan, log: EventLog, 
         if len(deal.delivered) < plan.deck.size:
             return deal.run()
     deal = ShoeDeal(shoe, camera, plan, log, deck_check_factory, hand)
-    deal.start()
+    try:
+        deal.start()
+    except ShoeFault as fault:
+        return deal.stopped_by(fault)
     return deal.run()
 
 

@@ -506,6 +506,7 @@ class Shoe:
                                 self.machine)
         self.on_event(MachineFault(error.kind, error.message, self.machine.state),
                       f"fault:{self._boot_id}:{pending.seq}")
+        error.reported = True
         if result["code"] == FaultCode.BAD_STATE:
             error.resumable = False
         raise error

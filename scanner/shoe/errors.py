@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .protocol import POCKET_NAMES, FaultCode, Flag, MachineState, describe_jam_where
+from .protocol import (
+    FIRST_POCKET_CHUTE,
+    POCKET_NAMES,
+    FaultCode,
+    Flag,
+    MachineState,
+    describe_jam_where,
+)
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,8 @@ class ShoeFault(Exception):
     where: str = ""
     resumable: bool = True
     kind: str = "fault"
+    # True once the driver has handed this fault to its event sink (it is in the log).
+    reported: bool = False
 
     def __str__(self) -> str:
         return f"{self.message} ({self.machine.describe()})"
@@ -91,8 +100,8 @@ FAULTS: dict[FaultCode, FaultRow] = {
     FaultCode.JAM: FaultRow(Jam, "jam", "clear the jammed card, close the door, then resume"),
     FaultCode.DOUBLE_FEED: FaultRow(
         DoubleFeed, "double-feed",
-        "take both cards from the read station, put them back on top of the hopper in the same "
-        "order, then resume"),
+        "separate the two cards: leave the first on the read station, put the second back on "
+        "top of the hopper, close the door, then resume"),
     FaultCode.HOPPER_EMPTY: FaultRow(
         HopperEmpty, "hopper-empty", "put the rest of the deck in the hopper, then resume"),
     FaultCode.DOOR_OPEN: FaultRow(DoorOpen, "door-open", "close the door, then resume"),
@@ -107,6 +116,26 @@ FAULTS: dict[FaultCode, FaultRow] = {
 }
 
 
+# Where a card stops in a jam decides what the operator does with it (firmware/machine/).
+JAM_REMEDIES: dict[int, str] = {
+    0: "free the top card at the feed roller and square the deck in the hopper",
+    1: "take the card off the read station's throat and lay it flat on the station",
+    2: "take the card out of the router and lay it back on the read station",
+}
+CHUTE_REMEDY = "push the card down into pocket {pocket}: the pocket has already counted it"
+
+
+def jam_remedy(where: int) -> str:
+    pocket = where - FIRST_POCKET_CHUTE
+    if where in JAM_REMEDIES:
+        action = JAM_REMEDIES[where]
+    elif 0 <= pocket < len(POCKET_NAMES):
+        action = CHUTE_REMEDY.format(pocket=POCKET_NAMES[pocket])
+    else:
+        action = "clear the jammed card"
+    return f"{action}, close the door, then resume"
+
+
 def fault_from_code(code: int, where: int, action: str, machine: MachineSnapshot) -> ShoeFault:
     """Build the typed error for a ``fault`` answer or a ``status.last_result``."""
     try:
@@ -114,11 +143,13 @@ def fault_from_code(code: int, where: int, action: str, machine: MachineSnapshot
     except (ValueError, KeyError):
         return ProtocolError(f"{action}: unknown fault code {code}", machine, str(where),
                              resumable=False, kind="unknown-fault")
+    remedy = row.remedy
     if row.error is Jam:
         place = describe_jam_where(where)
+        remedy = jam_remedy(where)
     elif FaultCode(code) is FaultCode.BAD_STATE and where in MachineState._value2member_map_:
         place = f"in state {MachineState(where).name.lower()}"
     else:
         place = str(where)
-    message = f"{action}: {row.kind} ({place}): {row.remedy}"
+    message = f"{action}: {row.kind} ({place}): {remedy}"
     return row.error(message, machine, place, resumable=row.resumable, kind=row.kind)

@@ -1,0 +1,96 @@
+"""Fault injection between the driver and the shoe (Python simulator and the AVR image under
+simavr): whatever the line does, the deck completes or stops with a precise report, no card
+lands in the wrong pocket, none is dropped twice, and every delivery is in the log."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from scanner.shoe import targets
+from scanner.shoe.control import ControlChannel
+from scanner.shoe.fault_proxy import FaultProxy, FaultRates
+
+FAULT_TARGETS = ("python", "simavr")
+
+
+@pytest.fixture(params=FAULT_TARGETS)
+def shoe_target(request, build_once, write_deck, bridge_deck):
+    build_once(request.param)
+    cards = bridge_deck(21)
+    args = ("--speed", "0") if request.param == "simavr" else ()
+    running = targets.start(request.param, write_deck(cards), args)
+    yield running, cards
+    running.stop()
+
+
+def dealt_in_order(cards):
+    # Dealer N: the first card to E, then clockwise.
+    return {seat: [str(c) for c in cards[i::4]] for i, seat in enumerate("ESWN")}
+
+
+def ground_truth(running):
+    with ControlChannel(running.control) as control:
+        return control.pockets()
+
+
+def assert_nothing_wrong(result, running, cards, logged):
+    truth = ground_truth(running)
+    assert logged == truth, "every card in a pocket is logged once, and nothing else"
+    intended = dealt_in_order(cards)
+    for seat in "NESW":
+        assert truth[seat] == intended[seat][:len(truth[seat])], f"wrong card in pocket {seat}"
+    if result.status == "complete":
+        assert truth == intended
+    else:
+        assert result.prompt and result.reason
+
+
+def test_one_percent_byte_corruption_never_misroutes(shoe_target, run_deal, logged_deliveries):
+    running, cards = shoe_target
+    with FaultProxy(running.serial, FaultRates(corrupt_byte=0.01), seed=7) as proxy:
+        result = run_deal(proxy.url, running.control)
+    assert result.status == "complete"
+    assert proxy.counts.bytes_corrupted > 0
+    assert_nothing_wrong(result, running, cards, logged_deliveries())
+
+
+def test_dropped_duplicated_and_reordered_frames_never_misroute(
+        shoe_target, run_deal, logged_deliveries):
+    running, cards = shoe_target
+    rates = FaultRates(drop_frame=0.03, duplicate_frame=0.05, reorder_frame=0.05)
+    with FaultProxy(running.serial, rates, seed=8) as proxy:
+        result = run_deal(proxy.url, running.control)
+    assert result.status == "complete"
+    assert proxy.counts.frames_dropped and proxy.counts.frames_duplicated
+    assert proxy.counts.frames_reordered
+    assert_nothing_wrong(result, running, cards, logged_deliveries())
+
+
+def test_a_link_that_goes_away_for_two_seconds_mid_deck_is_survived(
+        shoe_target, run_deal, logged_deliveries):
+    running, cards = shoe_target
+    with FaultProxy(running.serial, seed=9) as proxy:
+        def unplug_soon(shoe):
+            threading.Timer(0.3, proxy.outage, args=(2.0,)).start()
+
+        result = run_deal(proxy.url, running.control, on_shoe=unplug_soon)
+        assert proxy.counts.outages == 1
+    assert result.status == "complete"
+    assert_nothing_wrong(result, running, cards, logged_deliveries())
+
+
+def test_a_firmware_reset_mid_deck_completes_or_stops_precisely(
+        shoe_target, run_deal, logged_deliveries):
+    running, cards = shoe_target
+    control = ControlChannel(running.control)
+
+    def reset_soon(shoe):
+        threading.Timer(0.3, control.command, args=("reset",)).start()
+
+    result = run_deal(running.serial, running.control, on_shoe=reset_soon)
+    control.close()
+    if result.status == "stopped":
+        assert result.reason == "uncertain-delivery"
+    assert_nothing_wrong(result, running, cards, logged_deliveries())
