@@ -3,7 +3,7 @@
 Run as a predeal ``--next-deck-cmd``: the control channel comes from ``SIM_CONTROL``, the
 board and copy from ``TABLESCAN_BOARD``/``TABLESCAN_COPY``, so each deck's order is seeded
 and a test can repeat it. ``DECK_EXTRA`` puts one more card (say ``AS``, a duplicate from
-another deck) in the middle of the deck.
+another deck) in the middle of the deck; ``DECK_JAM=feed`` arms a jam for the first feed.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ def main() -> int:
     path.write_text("".join(f"{card}\n" for card in deck), encoding="utf-8")
     with ControlChannel(os.environ["SIM_CONTROL"]) as control:
         control.command(f"deck {path}")
+        if os.environ.get("DECK_JAM"):
+            control.command(f"jam {os.environ['DECK_JAM']}")
     return 0
 
 

@@ -227,3 +227,21 @@ def test_law_6d2_a_board_played_in_another_session_is_not_dealt(sim, control, se
     assert "--allow-repeat" in copy["prompt"]
     assert summary["status"] == "refused"
     assert sum(len(cards) for cards in control.pockets().values()) == 0
+
+
+def test_a_jam_stops_the_copy_and_the_same_command_resumes_it(sim, control, set_file, shoe_env,
+                                                              tmp_path):
+    args = ["predeal", str(set_file), "--boards", "3", *shoe_args(sim),
+            "--db", str(tmp_path / "club.sqlite"), "--next-deck-cmd", LOAD_DECK]
+    jammed = tablescan(*args, env={**shoe_env, "DECK_JAM": "feed"})
+    assert jammed.returncode == 0, jammed.stderr
+    copy = json_lines(jammed.stdout)[0]
+    assert (copy["status"], copy["reason"], copy["resumable"]) == ("stopped", "jam", True)
+    assert copy["prompt"].startswith("card 1: feed: jam")
+    control.command("clearjam")
+
+    resumed = tablescan(*args, env=shoe_env)
+
+    assert resumed.returncode == 0, resumed.stderr
+    assert json_lines(resumed.stdout)[0]["status"] == "dealt"
+    assert pockets_by_index(control) == board_hands(set_file, 3)
