@@ -5,7 +5,10 @@ a shuffled deck, and the shoe puts each card the camera reads into the pocket th
 says, whatever order the deck is in. Blind by default: nothing printed names a card. A run
 that was killed or unplugged resumes at the exact card when run again with the same --db;
 a card that does not belong (another deck, a duplicate read, unreadable) stops the run with
-a prompt. Every dealt copy is recorded in the deal history (Law 6D2) under --session.
+a prompt. Every dealt copy is recorded in the deal history (Law 6D2) under --session; a
+board whose deal was played in another session is not dealt. Before each deck the run waits
+for Enter — or, when stdin is not a terminal, for a line on it (its end stops the run, exit
+2) — unless --yes or --next-deck-cmd says otherwise.
 
 stdout: one JSON line per copy, then a summary line. stderr: prompts and a progress bar.
 """
