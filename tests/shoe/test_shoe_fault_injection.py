@@ -8,6 +8,8 @@ import threading
 
 import pytest
 
+from scanner.events import CardDelivered, MachineFault
+from scanner.log import EventLog
 from scanner.shoe import targets
 from scanner.shoe.control import ControlChannel
 from scanner.shoe.fault_proxy import FaultProxy, FaultRates
@@ -82,7 +84,7 @@ def test_a_link_that_goes_away_for_two_seconds_mid_deck_is_survived(
 
 
 def test_a_firmware_reset_mid_deck_completes_or_stops_precisely(
-        shoe_target, run_deal, logged_deliveries):
+        shoe_target, run_deal, logged_deliveries, tmp_path):
     running, cards = shoe_target
     control = ControlChannel(running.control)
 
@@ -94,3 +96,10 @@ def test_a_firmware_reset_mid_deck_completes_or_stops_precisely(
     if result.status == "stopped":
         assert result.reason == "uncertain-delivery"
     assert_nothing_wrong(result, running, cards, logged_deliveries())
+    with EventLog(tmp_path / "deal.db") as log:
+        events = list(log.replay())
+    resets = [seq for seq, e in events if isinstance(e, MachineFault) and e.kind == "reset"]
+    drops = [seq for seq, e in events if isinstance(e, CardDelivered)]
+    assert len(resets) == 1, "the reset is logged, once"
+    assert drops[0] < resets[0] < drops[-1], "the reset came mid-deck"
+
