@@ -29,6 +29,7 @@ from scanner.history import DealHistory
 from scanner.log import EventLog
 from scanner.shoe.control import ControlChannel
 from scanner.shoe.dealing import DealResult
+from scanner.shoe.fault_proxy import FaultProxy, FaultRates
 from scanner.shoe.simulator import Simulator
 
 # A card named in text: rank then suit, as the CLI would print it.
@@ -245,3 +246,29 @@ def test_a_jam_stops_the_copy_and_the_same_command_resumes_it(sim, control, set_
     assert resumed.returncode == 0, resumed.stderr
     assert json_lines(resumed.stdout)[0]["status"] == "dealt"
     assert pockets_by_index(control) == board_hands(set_file, 3)
+
+
+def test_a_noisy_line_and_an_unplugged_cable_still_give_the_exact_board(
+        sim, control, set_file, shoe_env, tmp_path):
+    """Frames dropped and duplicated, and the cable out for a second mid-board: the driver
+    resynchronises, every card is placed once, and the board is as the set says."""
+    db = tmp_path / "club.sqlite"
+    rates = FaultRates(drop_frame=0.03, duplicate_frame=0.03)
+    with FaultProxy(sim.serial_url, rates, seed=5) as proxy:
+        args = [sys.executable, "-m", "scanner", "predeal", str(set_file), "--boards", "1",
+                "--shoe", proxy.url, "--camera", f"sim:{sim.control_address}",
+                "--db", str(db), "--next-deck-cmd", LOAD_DECK]
+        run = subprocess.Popen(args, env=shoe_env, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while len(deliveries(db)) < 15 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.05)
+        proxy.outage(1.0)
+        stdout, stderr = run.communicate(timeout=240)
+    assert run.returncode == 0, stderr
+    copy = json_lines(stdout)[0]
+    assert copy["status"] == "dealt", (copy.get("reason"), copy.get("prompt"))
+    assert proxy.counts.outages == 1 and copy["retransmits"] > 0
+    keys = [key for key, _ in deliveries(db)]
+    assert len(keys) == len(set(keys)) == 52
+    assert pockets_by_index(control) == board_hands(set_file, 1)
