@@ -28,13 +28,12 @@ from ..shoe.protocol import Flag
 from ..shoe.virtual_camera import StationCamera
 from . import repeats
 from .board import Board
-from .predeal import flag_text
+from .predeal import RULE_COPIES, STOPPED, flag_text
 from .verify import MATCH, RULINGS, verify_set, withheld
-from .verify import (
-    BoardResult as VerifyResult,
-)
+from .verify import BoardResult as VerifyResult
 
 KEY_PREFIX = "readback:"
+
 
 class ReadbackStopped(Exception):
     """The reading stopped at a card; ``prompt`` says which and what to do."""
@@ -149,21 +148,26 @@ def result_event(result: VerifyResult, history: str = "") -> BoardResult:
 def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
                         numbers: Iterable[int],
                         session: str | None = None, withhold_cards: bool = False,
-                        on_result: Callable[[VerifyResult, dict | None], None] | None = None,
                         ) -> list[tuple[VerifyResult, dict | None]]:
     """Read boards ``numbers`` back through the shoe and verify each against the record.
 
     Each board's result is logged as it is known. With ``session``, each board is checked
     against the deal history (Law 6D2) and every matching board is recorded as verified.
     ``withhold_cards`` (a Sealed set) names seats and counts but no card, in the log too.
-    Raises ReadbackStopped at a card that cannot be read; the boards before it are logged.
+    Raises ReadbackStopped at a card that cannot be read, after logging the stop; the boards
+    before it keep their results.
     """
     by_number = {board.number: board for board in record_set}
     wanted = list(numbers)
     history = DealHistory(readback.log) if session else None
     out = []
     for position, number in enumerate(wanted, start=1):
-        readback.read_board(by_number[number], position, len(wanted))
+        try:
+            readback.read_board(by_number[number], position, len(wanted))
+        except ReadbackStopped as stop:
+            readback.log.append(BoardResult(number, STOPPED, "verify", 1, RULE_COPIES,
+                                            stop.prompt), key=f"{readback.key(number)}:stopped")
+            raise
         result = verify_set(record_set, readback, [number])[0]
         if withhold_cards:
             result = withheld(result)
@@ -174,6 +178,4 @@ def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
         readback.log.append(result_event(result, flag_text(flag)),
                             key=f"{readback.key(number)}:result")
         out.append((result, flag))
-        if on_result is not None:
-            on_result(result, flag)
     return out

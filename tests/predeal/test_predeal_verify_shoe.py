@@ -11,8 +11,9 @@ import pytest
 from predeal_support import LOAD_HAND, json_lines, shoe_args, tablescan
 
 from scanner.bridge.formats import read_boards
-from scanner.bridge.shoe_source import ReadbackStopped, ShoeReadback
+from scanner.bridge.shoe_source import ReadbackStopped, ShoeReadback, verify_through_shoe
 from scanner.cards import SEATS, Seat
+from scanner.events import BoardResult
 from scanner.log import EventLog
 from scanner.shoe.driver import Shoe
 from scanner.shoe.virtual_camera import VirtualCamera
@@ -73,7 +74,8 @@ def test_an_unreadable_card_stops_the_reading_rather_than_guess(sim, control, se
             readback = ShoeReadback(shoe, camera, log,
                                     lambda board, seat: control.command(f"deck {hand}"))
             with pytest.raises(ReadbackStopped) as stop:
-                readback.read_board(record)
+                verify_through_shoe(readback, [record], [record.number])
+            logged = [event for _, event in log.replay() if isinstance(event, BoardResult)]
     finally:
         shoe.close()
         camera.close()
@@ -81,6 +83,8 @@ def test_an_unreadable_card_stops_the_reading_rather_than_guess(sim, control, se
     assert stop.value.reason == "face-down"
     assert stop.value.prompt.startswith(f"board {record.number}, hand N, card 2: ")
     assert readback.observed(record.number) is None
+    assert [(e.board, e.status, e.detail) for e in logged] == [
+        (record.number, "stopped", stop.value.prompt)]  # the page shows the stop
 
 
 def test_shoe_without_camera_is_unusable_input(sim, set_file):
