@@ -32,6 +32,7 @@
 #define MCU_HZ 16000000
 #define SENSOR_PERIOD_US 100 /* how often the virtual sensors are re-read: 10x the firmware's tick */
 #define SLICE_CYCLES (MCU_HZ / 1000)
+#define BOOT_CYCLES (MCU_HZ / 100) /* the firmware is up and has sent `reset` within 10 ms */
 #define RX_BACKLOG 4096
 #define LEVEL_HIGH 1
 #define LEVEL_LOW 0
@@ -315,19 +316,27 @@ static void read_host(harness_t *h)
     uart_push(h);
 }
 
+/* Run the AVR for `cycles`; returns 0, or 1 if it crashed or stopped. */
+static int simulate(harness_t *h, avr_cycle_count_t cycles)
+{
+    avr_cycle_count_t until = h->avr->cycle + cycles;
+    while (h->avr->cycle < until) {
+        h->instructions += h->avr->state == cpu_Running;
+        int state = avr_run(h->avr);
+        if (state == cpu_Done || state == cpu_Crashed) {
+            fprintf(stderr, "shoe-sim: the AVR %s at pc 0x%04x\n",
+                    state == cpu_Crashed ? "crashed" : "stopped", h->avr->pc);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int run(harness_t *h)
 {
     while (!stop_requested && !h->control.quit) {
-        avr_cycle_count_t until = h->avr->cycle + SLICE_CYCLES;
-        while (h->avr->cycle < until) {
-            h->instructions += h->avr->state == cpu_Running;
-            int state = avr_run(h->avr);
-            if (state == cpu_Done || state == cpu_Crashed) {
-                fprintf(stderr, "shoe-sim: the AVR %s at pc 0x%04x\n",
-                        state == cpu_Crashed ? "crashed" : "stopped", h->avr->pc);
-                return 1;
-            }
-        }
+        if (simulate(h, SLICE_CYCLES))
+            return 1;
         struct pollfd fds[2 + CONTROL_CLIENTS];
         fds[0] = (struct pollfd){.fd = h->pty.master, .events = POLLIN};
         int n = 1 + control_pollfds(&h->control, fds + 1);
@@ -424,6 +433,9 @@ int main(int argc, char **argv)
     h.cycle_base = h.avr->cycle;
     start_mcu(&h);
 
+    /* Like shoe-native, be booted (reset event sent) before announcing the port. */
+    if (simulate(&h, BOOT_CYCLES))
+        return 1;
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
