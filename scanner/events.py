@@ -213,11 +213,34 @@ class AuditResult(Event):
     remedy: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class DeckWanted(Event):
+    """The shoe waits for its operator to load the hopper: a shuffled deck for a board's copy
+    (``stage`` deal), or one hand of a board to read back (``stage`` verify, ``seat``)."""
+
+    type: ClassVar[str] = "deck-wanted"
+    board: int
+    stage: str = "deal"
+    copy: int = 1
+    seat: Seat | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckLoaded(Event):
+    """The operator says the hopper holds what the shoe asked for (the page's go-ahead)."""
+
+    type: ClassVar[str] = "deck-loaded"
+    board: int
+    stage: str = "deal"
+    copy: int = 1
+    seat: Seat | None = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, CardRead, CardDelivered, CardExposed, Marker, Bid, Pass,
                 TrumpNamed, CountersTaken, Conceded, HandThrownIn, Redeal, Undo, MachineFault,
-                BoardStarted, BoardResult, AuditResult)
+                BoardStarted, BoardResult, AuditResult, DeckWanted, DeckLoaded)
 }
 
 _CHOICES: dict[tuple[type[Event], str], tuple[str, ...]] = {
@@ -227,6 +250,8 @@ _CHOICES: dict[tuple[type[Event], str], tuple[str, ...]] = {
     (HandStarted, "game"): ("pinochle", "bridge"),
     (BoardStarted, "stage"): BOARD_STAGES,
     (BoardResult, "stage"): BOARD_STAGES,
+    (DeckWanted, "stage"): BOARD_STAGES,
+    (DeckLoaded, "stage"): BOARD_STAGES,
 }
 
 
