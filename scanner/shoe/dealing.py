@@ -108,6 +108,11 @@ class ShoeDeal:
     hand: HandStarted
     deal_key: str = ""
     delivered: list[tuple[Card, Seat]] = field(default_factory=list)
+    # Cards the operator put into a pocket after an uncertain delivery: no beam counted them.
+    placed_by_hand: Counter[str] = field(default_factory=Counter)
+    # False when a shoe reset was logged by an earlier run of this deal: the pocket counts
+    # this driver reads then no longer cover the whole deal.
+    counts_cover_deal: bool = True
 
     # -- log keys ------------------------------------------------------------------------------
 
@@ -144,6 +149,15 @@ class ShoeDeal:
         self.deal_key = f"shoe:{hand_seq}"
         self.shoe.on_event = self.machine_event
         self.delivered = self._delivered_from_log()
+        self.counts_cover_deal = not self._logged_keys("machine:reset:%")
+        for key in self._logged_keys("%:placed-by-hand"):
+            position = int(key.split(":")[2])
+            self.placed_by_hand[self.delivered[position][1].value] += 1
+
+    def _logged_keys(self, pattern: str) -> list[str]:
+        rows = self.log.connection.execute(
+            "SELECT key FROM events WHERE key LIKE ?", (f"{self.deal_key}:{pattern}",))
+        return [row[0] for row in rows]
 
     def _delivered_from_log(self) -> list[tuple[Card, Seat]]:
         delivered: list[tuple[Card, Seat]] = []
@@ -176,7 +190,10 @@ class ShoeDeal:
     def stopped_by(self, fault: ShoeFault) -> DealResult:
         """A machine fault as the deal's stop; logged here unless the driver already did."""
         position = len(self.delivered) + 1
-        if not fault.reported:
+        if fault.kind == "uncertain-delivery":
+            self._append_once(MachineFault(fault.kind, fault.message, fault.machine.state),
+                              self._key(len(self.delivered), "uncertain"))
+        elif not fault.reported:
             self._append_once(MachineFault(fault.kind, fault.message, fault.machine.state),
                               self._key(len(self.delivered), "stop", fault.kind,
                                         self.shoe.counters.actions))
@@ -190,14 +207,27 @@ class ShoeDeal:
             self.shoe.resume()
         position = len(self.delivered)
         last_read = self._last_read(position)
-        if self.shoe.state is HostState.IDLE and last_read is not None \
-                and last_read.card is not None:
+        if self.shoe.state is not HostState.IDLE or last_read is None or last_read.card is None:
+            return
+        if self.log.seq_of(self._key(position, "uncertain")) is not None:
+            self._confirm_placed_by_hand(position, last_read.card)
+        else:
             self._settle_routed_card(position, last_read.card)
+
+    def _confirm_placed_by_hand(self, position: int, card: Card) -> None:
+        """The operator was asked to make sure the card lies in its pocket, then resume: the
+        resume is that confirmation, and it is logged as such."""
+        pocket = self.plan.pocket_for(position, card, [c for c, _ in self.delivered])
+        self._append_once(MachineFault("placed-by-hand", f"the operator confirmed {card} in "
+                                       f"pocket {pocket} after the shoe reset", "idle"),
+                          self._key(position, "placed-by-hand"))
+        self._log_delivery(position, card, pocket)
+        self.placed_by_hand[pocket.value] += 1
 
     def _settle_routed_card(self, position: int, card: Card) -> None:
         """The card at ``position`` was read but its delivery is not in the log: the pockets'
         counts say whether the shoe dropped it before the host stopped."""
-        logged = Counter(seat.value for _, seat in self.delivered)
+        logged = self._expected_counts()
         counted = self.shoe.counts
         grown = [p for p in POCKET_NAMES if counted[p] == logged[p] + 1]
         others_match = all(counted[p] == logged[p] for p in POCKET_NAMES if p not in grown)
@@ -263,7 +293,9 @@ class ShoeDeal:
             raise _Stop("deck-incomplete", f"the deck is not complete: {missing} never read; "
                         f"{self._wrong_deck_rule()}", False)
         self.shoe.refresh()
-        logged = Counter(seat.value for _, seat in self.delivered)
+        if not self.counts_cover_deal:
+            return
+        logged = self._expected_counts()
         counted = self.shoe.counts
         if any(counted[p] != logged[p] for p in POCKET_NAMES):
             raise _Stop("count-mismatch",
@@ -272,6 +304,11 @@ class ShoeDeal:
                         + " differ from the log "
                         + " ".join(f"{p}:{logged[p]}" for p in POCKET_NAMES)
                         + ": count the pockets by hand before anyone picks up a hand", False)
+
+    def _expected_counts(self) -> Counter[str]:
+        """What the break beams should have counted: the logged deliveries, less the cards
+        the operator placed by hand."""
+        return Counter(seat.value for _, seat in self.delivered) - self.placed_by_hand
 
     def _wrong_deck_rule(self) -> str:
         return WRONG_DECK_RULE.get(self.plan.deck.name, "call the director")

@@ -14,10 +14,13 @@ from scanner.shoe import targets
 from scanner.shoe.control import ControlChannel
 from scanner.shoe.fault_proxy import FaultProxy, FaultRates
 
-FAULT_TARGETS = ("python", "simavr")
+# The real firmware is the target that matters; the Python simulator joins the corruption run,
+# which is where a simulator and a firmware could disagree on framing.
+BOTH = ("python", "simavr")
+FIRMWARE = ("simavr",)
 
 
-@pytest.fixture(params=FAULT_TARGETS)
+@pytest.fixture
 def shoe_target(request, build_once, write_deck, bridge_deck):
     build_once(request.param)
     cards = bridge_deck(21)
@@ -49,6 +52,7 @@ def assert_nothing_wrong(result, running, cards, logged):
         assert result.prompt and result.reason
 
 
+@pytest.mark.parametrize("shoe_target", BOTH, indirect=True)
 def test_one_percent_byte_corruption_never_misroutes(shoe_target, run_deal, logged_deliveries):
     running, cards = shoe_target
     with FaultProxy(running.serial, FaultRates(corrupt_byte=0.01), seed=7) as proxy:
@@ -58,6 +62,7 @@ def test_one_percent_byte_corruption_never_misroutes(shoe_target, run_deal, logg
     assert_nothing_wrong(result, running, cards, logged_deliveries())
 
 
+@pytest.mark.parametrize("shoe_target", FIRMWARE, indirect=True)
 def test_dropped_duplicated_and_reordered_frames_never_misroute(
         shoe_target, run_deal, logged_deliveries):
     running, cards = shoe_target
@@ -70,6 +75,7 @@ def test_dropped_duplicated_and_reordered_frames_never_misroute(
     assert_nothing_wrong(result, running, cards, logged_deliveries())
 
 
+@pytest.mark.parametrize("shoe_target", FIRMWARE, indirect=True)
 def test_a_link_that_goes_away_for_two_seconds_mid_deck_is_survived(
         shoe_target, run_deal, logged_deliveries):
     running, cards = shoe_target
@@ -83,6 +89,7 @@ def test_a_link_that_goes_away_for_two_seconds_mid_deck_is_survived(
     assert_nothing_wrong(result, running, cards, logged_deliveries())
 
 
+@pytest.mark.parametrize("shoe_target", FIRMWARE, indirect=True)
 def test_a_firmware_reset_mid_deck_completes_or_stops_precisely(
         shoe_target, run_deal, logged_deliveries, tmp_path):
     running, cards = shoe_target
@@ -94,7 +101,8 @@ def test_a_firmware_reset_mid_deck_completes_or_stops_precisely(
     result = run_deal(running.serial, running.control, on_shoe=reset_soon)
     control.close()
     if result.status == "stopped":
-        assert result.reason == "uncertain-delivery"
+        # Power lost mid-route leaves a card no beam counted; mid-feed, a card in the throat.
+        assert result.reason in ("uncertain-delivery", "jam") and result.resumable
     assert_nothing_wrong(result, running, cards, logged_deliveries())
     with EventLog(tmp_path / "deal.db") as log:
         events = list(log.replay())
@@ -102,4 +110,5 @@ def test_a_firmware_reset_mid_deck_completes_or_stops_precisely(
     drops = [seq for seq, e in events if isinstance(e, CardDelivered)]
     assert len(resets) == 1, "the reset is logged, once"
     assert drops[0] < resets[0] < drops[-1], "the reset came mid-deck"
+
 
