@@ -5,10 +5,13 @@ presses Enter. Without a person at a terminal the go-ahead comes from one of:
 
 * ``--yes``: go on at once (a feeder, or a deck already loaded);
 * a hook command (``--next-deck-cmd``/``--next-hand-cmd``), run through the shell with
-  ``TABLESCAN_BOARD``, ``TABLESCAN_COPY``, ``TABLESCAN_SEAT`` and ``TABLESCAN_POSITION`` in
+  ``TABLESCAN_BOARD``, ``TABLESCAN_COPY`` and (verifying) ``TABLESCAN_SEAT`` in
   its environment; a non-zero exit stops the run;
 * stdin that is not a terminal: each go-ahead is one line read from it (``yes '' | …``),
-  and the end of input stops the run, naming the options above.
+  and the end of input stops the run, naming the options above;
+* the live page (``--wait-for-page``): the wait is logged as ``deck-wanted`` and the
+  operator's "loaded" button on the bridge view (``tablescan serve --game bridge`` on the
+  same log and session) logs the ``deck-loaded`` that ends it.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
-from ..cards import BRIDGE_52
+from ..cards import BRIDGE_52, Seat
+from ..events import DeckLoaded, DeckWanted
+from ..log import EventLog
 from .predeal import Step
 
 BAR_WIDTH = 26
@@ -31,8 +35,28 @@ class NoGoAhead(Exception):
     """Nobody gave the go-ahead (stdin ended, the hook failed): the run stops cleanly."""
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """What the shoe waits for: a deck for a board's copy, or one hand of a board."""
+
+    board: int
+    copy: int = 1
+    seat: Seat | None = None
+
+    @property
+    def stage(self) -> str:
+        return "deal" if self.seat is None else "verify"
+
+    def env(self) -> dict[str, str]:
+        """The hook command's environment."""
+        out = {"TABLESCAN_BOARD": str(self.board), "TABLESCAN_COPY": str(self.copy)}
+        if self.seat is not None:
+            out["TABLESCAN_SEAT"] = self.seat.value
+        return out
+
+
 class GoAhead(Protocol):
-    def wait(self, prompt: str, env: Mapping[str, str]) -> None:
+    def wait(self, prompt: str, wanted: Wanted) -> None:
         """Return once the operator has done what ``prompt`` asks."""
 
 
@@ -43,7 +67,7 @@ class PressEnter:
     stdin: TextIO
     stderr: TextIO
 
-    def wait(self, prompt: str, env: Mapping[str, str]) -> None:
+    def wait(self, prompt: str, wanted: Wanted) -> None:
         print(f"{prompt}, then press Enter", file=self.stderr, flush=True)
         if not self.stdin.readline():
             raise NoGoAhead("no operator: stdin ended before the go-ahead; pass --yes or a "
@@ -56,7 +80,7 @@ class GoAtOnce:
 
     stderr: TextIO
 
-    def wait(self, prompt: str, env: Mapping[str, str]) -> None:
+    def wait(self, prompt: str, wanted: Wanted) -> None:
         print(f"{prompt} (--yes: going on)", file=self.stderr, flush=True)
 
 
@@ -69,17 +93,45 @@ class HookCommand:
     stderr: TextIO
     option: str
 
-    def wait(self, prompt: str, env: Mapping[str, str]) -> None:
+    def wait(self, prompt: str, wanted: Wanted) -> None:
         print(f"{prompt} ({self.option})", file=self.stderr, flush=True)
-        done = subprocess.run(self.command, shell=True, env={**os.environ, **env},
+        done = subprocess.run(self.command, shell=True, env={**os.environ, **wanted.env()},
                               stdin=subprocess.DEVNULL, check=False)
         if done.returncode != 0:
             raise NoGoAhead(f"{self.option} {self.command!r} exited {done.returncode}")
 
 
+@dataclass
+class FromPage:
+    """The operator's button on the live page: the wait is logged, and so is its end.
+
+    Runs on the thread that owns ``log``; it looks for the page's ``deck-loaded`` every
+    ``poll_s`` seconds, which is well under a person's reaction time.
+    """
+
+    log: EventLog
+    stderr: TextIO
+    poll_s: float = 0.1
+
+    def wait(self, prompt: str, wanted: Wanted) -> None:
+        print(f"{prompt}, then press 'Loaded' on the live page", file=self.stderr, flush=True)
+        after = self.log.append(DeckWanted(wanted.board, wanted.stage, wanted.copy,
+                                           wanted.seat))
+        key = (wanted.board, wanted.stage, wanted.copy, wanted.seat)
+        while True:
+            for seq, event in self.log.replay(from_seq=after + 1):
+                after = seq
+                if isinstance(event, DeckLoaded) and \
+                        (event.board, event.stage, event.copy, event.seat) == key:
+                    return
+            time.sleep(self.poll_s)
+
+
 def go_ahead(yes: bool, hook: str | None, option: str, stdin: TextIO = sys.stdin,
-             stderr: TextIO = sys.stderr) -> GoAhead:
-    """The go-ahead the command line asks for: ``--yes``, a hook, or Enter on stdin."""
+             stderr: TextIO = sys.stderr, page_log: EventLog | None = None) -> GoAhead:
+    """The go-ahead the command line asks for: the page, a hook, ``--yes``, or Enter."""
+    if page_log is not None:
+        return FromPage(page_log, stderr)
     if hook:
         return HookCommand(hook, stderr, option)
     if yes:
@@ -121,8 +173,7 @@ class PredealConsole:
         self._last = None
         self._last_line = -1
         self.go.wait(f"{done}load a shuffled deck for {step.describe()} into the hopper",
-                     {"TABLESCAN_BOARD": str(step.board.number), "TABLESCAN_COPY": str(step.copy),
-                      "TABLESCAN_POSITION": str(step.position)})
+                     Wanted(step.board.number, step.copy))
         self._previous = step
 
     def resumed(self, step: Step, at_card: int) -> None:

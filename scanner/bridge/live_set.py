@@ -7,8 +7,10 @@ current board's pocket counts, each board's result with its evidence, history fl
 and the shuffle audit. It shows counts and results, never a hand: a difference names a
 card only when the verification that logged it did (a set not Sealed, or ``--reveal``).
 
-The operator works the shoe at its console, so the page takes no actions; an action sent to
-it is refused with that reason, and nothing is logged.
+The operator works the shoe at its console. One action comes from the page: when the shoe
+waits for a deck (or a hand) and was told to take the go-ahead from the page
+(``predeal --wait-for-page``), ``deck-loaded`` says the hopper is ready. Any other action, or
+that one while nothing is awaited, is refused and nothing is logged.
 """
 
 from __future__ import annotations
@@ -18,8 +20,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import SEATS
-from ..events import AuditResult, BoardResult, BoardStarted, CardDelivered, Event, MachineFault
-from ..live import ActionRefused
+from ..events import (
+    AuditResult,
+    BoardResult,
+    BoardStarted,
+    CardDelivered,
+    DeckLoaded,
+    DeckWanted,
+    Event,
+    MachineFault,
+)
+from ..live import ActionRefused, MalformedAction
 from .verify import MATCH
 
 STOPPED = "stopped"
@@ -69,6 +80,7 @@ class SetState:
     fault: MachineFault | None = None
     audit: AuditResult | None = None
     latest_problem: BoardResult | None = None
+    wanted: DeckWanted | None = None
 
 
 def fold(events: Sequence[Event]) -> SetState:
@@ -79,7 +91,13 @@ def fold(events: Sequence[Event]) -> SetState:
 
 
 def _apply(state: SetState, event: Event) -> None:
-    if isinstance(event, BoardStarted):
+    if isinstance(event, DeckWanted):
+        state.wanted = event
+    elif isinstance(event, DeckLoaded):
+        state.wanted = None
+    elif isinstance(event, BoardStarted):
+        if event.stage == "deal":
+            state.wanted = None  # the deal began: whatever was awaited is in the hopper
         state.current = event
         state.pockets = {s.value: 0 for s in SEATS}
         state.stop = state.fault = None
@@ -122,9 +140,13 @@ class BridgeSetGame:
         return set_view(state)
 
     def command(self, state: SetState, action: str, params: Mapping[str, Any]) -> list[Event]:
-        raise ActionRefused(f"{action!r}: the shoe is worked from its console (tablescan "
-                            "predeal / verify --shoe); this page only shows the set",
-                            "Law 6E4")
+        if action != "deck-loaded":
+            raise MalformedAction(f"unknown action {action!r}; known: ['deck-loaded']")
+        wanted = state.wanted
+        if wanted is None:
+            raise ActionRefused("the shoe is not waiting for a deck: the rest is worked from "
+                                "its console (tablescan predeal / verify --shoe)", "Law 6E4")
+        return [DeckLoaded(wanted.board, wanted.stage, wanted.copy, wanted.seat)]
 
 
 def set_view(state: SetState) -> dict[str, Any]:
@@ -143,10 +165,23 @@ def set_view(state: SetState) -> dict[str, Any]:
         "boards": [state.rows[n].to_dict() for n in sorted(state.rows)],
         "audit": _audit(state.audit),
         "banner": _banner(state),
+        "wanted": _wanted(state.wanted),
     }
 
 
+def _wanted(wanted: DeckWanted | None) -> dict[str, Any] | None:
+    if wanted is None:
+        return None
+    what = (f"a shuffled deck for board {wanted.board}, copy {wanted.copy}"
+            if wanted.seat is None else f"hand {wanted.seat} of board {wanted.board}")
+    return {"board": wanted.board, "stage": wanted.stage, "copy": wanted.copy,
+            "seat": wanted.seat.value if wanted.seat else None,
+            "text": f"the shoe waits for {what} in the hopper"}
+
+
 def _mode(state: SetState) -> str:
+    if state.wanted is not None:
+        return "waiting for the operator"
     if state.current is None:
         return "waiting for the shoe"
     if state.stop is not None:

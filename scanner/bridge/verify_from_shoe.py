@@ -15,7 +15,7 @@ from ..cli import UsageError
 from ..log import EventLog, LogError, new_session_name
 from ..paths import default_db_path
 from .cli_io import print_json
-from .console import NoGoAhead, go_ahead
+from .console import NoGoAhead, Wanted, go_ahead
 from .formats import LoadedSet
 from .shoe_access import open_shoe_and_camera
 from .shoe_source import ReadbackStopped, ShoeReadback, verify_through_shoe
@@ -34,7 +34,7 @@ def run_from_shoe(args: argparse.Namespace, record_set: LoadedSet, numbers: list
 
     def load_hand(board: int, seat: Seat) -> None:
         go.wait(f"put hand {seat} of board {board} in the hopper, face up",
-                {"TABLESCAN_BOARD": str(board), "TABLESCAN_SEAT": seat.value})
+                Wanted(board, seat=seat))
 
     session = args.session or new_session_name()
     sealed = record_set.info.sealed and not args.reveal

@@ -52,7 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="do not wait for Enter before each deck (a deck feeder, scripts)")
     parser.add_argument("--next-deck-cmd", metavar="CMD",
                         help="shell command that loads the next deck; gets TABLESCAN_BOARD, "
-                             "TABLESCAN_COPY and TABLESCAN_POSITION; non-zero exit stops")
+                             "TABLESCAN_COPY; non-zero exit stops")
+    parser.add_argument("--wait-for-page", action="store_true",
+                        help="wait for the operator's 'Loaded' on the live page (tablescan serve "
+                             "--game bridge on the same --db and --session) instead of Enter")
     parser.set_defaults(func=run)
 
 
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         log = EventLog(db, session=session)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
-    console = PredealConsole(go_ahead(args.yes, args.next_deck_cmd, "--next-deck-cmd"),
+    console = PredealConsole(go_ahead(args.yes, args.next_deck_cmd, "--next-deck-cmd",
+                                      page_log=log if args.wait_for_page else None),
                              sys.stderr, tty=sys.stderr.isatty())
     blind = not args.show_hands
     outcomes: list[dict[str, Any]] = []

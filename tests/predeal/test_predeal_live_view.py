@@ -14,7 +14,15 @@ import pytest
 
 from scanner.bridge.live_set import BridgeSetGame
 from scanner.cards import SEATS, parse_card
-from scanner.events import AuditResult, BoardResult, BoardStarted, CardDelivered, MachineFault
+from scanner.events import (
+    AuditResult,
+    BoardResult,
+    BoardStarted,
+    CardDelivered,
+    DeckLoaded,
+    DeckWanted,
+    MachineFault,
+)
 from scanner.live import LiveTable
 from scanner.log import EventLog
 from webui import create_app
@@ -128,17 +136,41 @@ def test_an_audit_alarm_is_a_banner(table, client):
     assert banner["remedy"] == "shuffle again and redeal"
 
 
-def test_the_page_takes_no_actions_and_logs_nothing(table, client):
+def operator_csrf(client) -> str:
     csrf = client.get("/").get_data(as_text=True).split('name="csrf-token" content="')[1]
-    csrf = csrf.split('"')[0]
-    login = client.post("/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf})
+    login = client.post("/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf.split('"')[0]})
     assert login.status_code == 200
-    csrf = login.get_json()["csrf"]
+    return login.get_json()["csrf"]
+
+
+def test_deck_loaded_while_nothing_is_awaited_is_refused_and_logs_nothing(table, client):
+    csrf = operator_csrf(client)
     version = table.snapshot()[0]
-    response = client.post("/act/next-board", json={}, headers={"X-CSRF-Token": csrf})
+    response = client.post("/act/deck-loaded", json={}, headers={"X-CSRF-Token": csrf})
     assert response.status_code == 409
-    assert "console" in response.get_json()["error"]
+    assert "not waiting" in response.get_json()["error"]
     assert table.snapshot()[0] == version
+
+
+def test_an_unknown_action_is_a_bad_request(table, client):
+    response = client.post("/act/next-board", json={},
+                           headers={"X-CSRF-Token": operator_csrf(client)})
+    assert response.status_code == 400
+    assert "deck-loaded" in response.get_json()["error"]
+
+
+def test_the_awaited_deck_is_shown_and_the_operator_says_it_is_loaded(db, table, client):
+    table.record([DeckWanted(3, "deal", 2)])
+    state = state_of(client)
+    assert state["mode"] == "waiting for the operator"
+    assert state["wanted"]["text"] == ("the shoe waits for a shuffled deck for board 3, copy 2 "
+                                       "in the hopper")
+    response = client.post("/act/deck-loaded", json={},
+                           headers={"X-CSRF-Token": operator_csrf(client)})
+    assert response.status_code == 200
+    assert response.get_json()["state"]["wanted"] is None
+    with EventLog(db) as log:
+        assert [event for _, event in log.replay()][-1] == DeckLoaded(3, "deal", 2)
 
 
 def test_a_spectator_cannot_act(client):

@@ -3,10 +3,13 @@ app under waitress on 127.0.0.1, following a real LiveTable on a SQLite log."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
 import pytest
+from predeal_support import LOAD_DECK, ROOT, json_lines, shoe_args
 
 from scanner.bridge.live_set import BridgeSetGame
 from scanner.cards import Seat, parse_card
@@ -82,3 +85,35 @@ def test_the_bridge_view_shows_the_set_and_follows_the_log_live(table, page):
     playwright_api.expect(progress).to_have_text("verified: board 2 · 2 of 2 done",
                                                  timeout=3000)
     playwright_api.expect(boards).to_contain_text("✓ match")
+
+
+def test_the_operator_gives_the_go_ahead_for_the_next_deck_on_the_page(
+        table, page, sim, set_file, shoe_env, tmp_path):
+    """`predeal --wait-for-page`: the page shows what the shoe waits for, and the operator's
+    'Loaded' button (after the PIN) lets the deal go on."""
+    predeal = subprocess.Popen(
+        [sys.executable, "-m", "scanner", "predeal", str(set_file), "--boards", "1",
+         *shoe_args(sim), "--db", str(tmp_path / "club.sqlite"), "--session", "tuesday",
+         "--wait-for-page"], env=shoe_env, cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        wanted = page.locator("#wanted")
+        playwright_api.expect(wanted).to_have_text(
+            "⏸ the shoe waits for a shuffled deck for board 1, copy 1 in the hopper",
+            timeout=20000)
+        assert page.locator("#deck-loaded").is_hidden()  # spectators have no button
+        page.fill("#pin", "1357")
+        page.click("#login button")
+        subprocess.run(LOAD_DECK, shell=True, check=True, env={
+            **shoe_env, "TABLESCAN_BOARD": "1", "TABLESCAN_COPY": "1"})
+        page.click("#deck-loaded")
+        playwright_api.expect(wanted).to_be_hidden()
+        stdout, stderr = predeal.communicate(timeout=240)
+    finally:
+        if predeal.poll() is None:
+            predeal.kill()
+            predeal.communicate()
+    assert predeal.returncode == 0, stderr
+    assert json_lines(stdout)[0]["status"] == "dealt"
+    playwright_api.expect(page.locator("#bridge-progress")).to_have_text(
+        "dealt: board 1, copy 1 · 1 of 1 done", timeout=3000)

@@ -132,6 +132,10 @@ function renderBridge(state) {
   } else {
     progress.textContent = state.mode || "waiting for the shoe";
   }
+  const wanted = document.getElementById("wanted");
+  wanted.textContent = state.wanted ? `⏸ ${state.wanted.text}` : "";
+  wanted.hidden = !state.wanted;
+  document.getElementById("deck-loaded").disabled = !state.wanted;
   replace(document.getElementById("pockets"), ...Object.entries(state.pockets || {}).map(([s, n]) => {
     const box = el("span", null, "pocket");
     box.append(el("strong", s), el("span", ` ${n} / 13`));
