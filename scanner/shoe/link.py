@@ -18,6 +18,8 @@ import serial
 from .protocol import BAUDRATE, SILENCE_S, Block, BlockParser
 
 READ_SLICE_S = 0.01
+WRITE_TIMEOUT_S = 1.0
+NO_WRITE_TIMEOUT = ("rfc2217://",)
 PortOpener = Callable[[str], serial.SerialBase]
 
 
@@ -26,8 +28,11 @@ class LinkDown(Exception):
 
 
 def open_serial(url: str) -> serial.SerialBase:
+    # A write to a wedged USB adapter must not hang the host; pyserial's rfc2217:// refuses a
+    # write timeout, so it goes without.
+    write_timeout = None if url.startswith(NO_WRITE_TIMEOUT) else WRITE_TIMEOUT_S
     return serial.serial_for_url(url, baudrate=BAUDRATE, timeout=READ_SLICE_S,
-                                 write_timeout=1.0)
+                                 write_timeout=write_timeout)
 
 
 @dataclass
@@ -61,7 +66,8 @@ class Link:
         try:
             self._port = self._open_port(self.url)
             # Reads must come back to the driver's timers, whoever opened the port.
-            self._port.timeout = READ_SLICE_S
+            if self._port.timeout != READ_SLICE_S:
+                self._port.timeout = READ_SLICE_S
         except (serial.SerialException, OSError, ValueError) as exc:
             raise LinkDown(f"cannot open {self.url}: {exc}") from exc
         self._parser = BlockParser()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 
 import pytest
 import serial
+import serial.rfc2217
 
 from scanner.cards import Seat, parse_card
 from scanner.shoe.driver import HostState, Shoe
@@ -128,3 +131,53 @@ def test_a_door_opened_mid_feed_is_a_door_fault_carrying_the_state():
             shoe.feed()
     assert caught.value.kind == "door-open"
     assert caught.value.machine.state == "fault"
+
+
+class Rfc2217Server:
+    """pyserial's own RFC 2217 port manager in front of the simulator's serial socket, so the
+    driver can be tested on an ``rfc2217://`` URL as a networked serial server would offer it."""
+
+    def __init__(self, target_url: str) -> None:
+        self.port = serial.serial_for_url(target_url, timeout=0.01)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.url = f"rfc2217://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+
+        class Writer:
+            def write(self, data: bytes) -> None:
+                conn.sendall(data)
+
+        manager = serial.rfc2217.PortManager(self.port, Writer())
+        threading.Thread(target=self._to_client, args=(conn, manager), daemon=True).start()
+        with contextlib.suppress(OSError, serial.SerialException):
+            while data := conn.recv(1024):
+                self.port.write(b"".join(manager.filter(data)))
+
+    def _to_client(self, conn: socket.socket, manager) -> None:
+        with contextlib.suppress(OSError, serial.SerialException):
+            while True:
+                data = self.port.read(max(1, self.port.in_waiting))
+                if data:
+                    conn.sendall(b"".join(manager.escape(data)))
+
+    def close(self) -> None:
+        self.listener.close()
+        self.port.close()
+
+
+def test_the_driver_deals_over_an_rfc2217_url(sim):
+    server = Rfc2217Server(sim.serial_url)
+    try:
+        shoe = Shoe(server.url)
+        shoe.connect()
+        shoe.feed()
+        assert shoe.route(Seat.E) == 1
+        shoe.close()
+    finally:
+        server.close()
+    assert [str(c.card) for c in sim.model.pockets["E"]] == ["AS"]
