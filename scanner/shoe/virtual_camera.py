@@ -11,10 +11,12 @@ A camera spec ``sim:HOST:PORT`` names a simulator's control channel; anything el
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
 
+from ..cards import Card
 from ..vision.reading import Reading
 from ..vision.render import render_station_frame
 from ..vision.station import read_station
@@ -43,15 +45,12 @@ class VirtualCamera:
         self.style = style
         self.back = back
         self._control = ControlChannel(control_address)
-        self._looks = 0
 
     def frame(self) -> np.ndarray:
         held = self._control.station()
-        self._looks += 1
         if held is None:
-            return render_station_frame(None, self.style, seed=self._looks, empty=True)
-        back = self.back if held.face == "down" else None
-        return render_station_frame(held.card, self.style, seed=self._looks, back=back)
+            return station_frame(None, "none", self.style, self.back)
+        return station_frame(held.card, held.face, self.style, self.back)
 
     def look(self) -> Reading:
         return read_station(self.frame())
@@ -60,5 +59,16 @@ class VirtualCamera:
         self._control.close()
 
 
-def is_virtual(spec: str) -> bool:
-    return spec.startswith(SIM_PREFIX)
+@lru_cache(maxsize=256)
+def station_frame(card: Card | None, face: str, style: str, back: str) -> np.ndarray:
+    """The frame of one card lying one way, the same every time: a read that differs between
+    two looks at the same card is then the reader's doing, never the renderer's."""
+    seed = 1 + (card.index if card is not None else 52) + (100 if face == "down" else 0)
+    if face == "none":
+        frame = render_station_frame(None, style, seed=seed, empty=True)
+    else:
+        frame = render_station_frame(card, style, seed=seed,
+                                     back=back if face == "down" else None)
+    frame.setflags(write=False)
+    return frame
+

@@ -10,7 +10,7 @@ import pytest
 from scanner.cards import PINOCHLE_48, Seat, parse_card
 from scanner.events import CardDelivered, CardRead
 from scanner.log import EventLog
-from scanner.shoe.deal_plan import LiveDeal, TargetDeal
+from scanner.shoe.deal_plan import LiveDeal, PlanRefusal, TargetDeal
 from scanner.shoe.simulator import Simulator
 from scanner.shoe.virtual_deck import DeckCard
 
@@ -166,12 +166,32 @@ def test_a_target_deal_puts_each_card_into_its_hand_whatever_the_feed_order(
         assert sorted(result.pockets[seat.value]) == sorted(str(c) for c in hands[seat])
 
 
-def test_a_target_deal_fills_both_copies_of_a_pinochle_card(simulator, run_deal, pinochle_deck):
-    cards = pinochle_deck(14)
-    hands = {seat: tuple(cards[i * 12:(i + 1) * 12]) for i, seat in enumerate(Seat)}
-    sim = simulator(pinochle_deck(15))
-    result = run_deal(sim.serial_url, sim.control_address, "pinochle",
-                      plan=TargetDeal(hands, PINOCHLE_48))
-    assert result.status == "complete"
-    for seat in Seat:
-        assert sorted(result.pockets[seat.value]) == sorted(str(c) for c in hands[seat])
+def test_a_target_plan_gives_each_copy_of_a_pinochle_card_to_its_own_hand():
+    ace = parse_card("AS")
+    hands = {Seat.N: (ace,), Seat.S: (ace,), Seat.E: (), Seat.W: ()}
+    plan = TargetDeal(hands, PINOCHLE_48)
+    first = plan.pocket_for(0, ace, [])
+    second = plan.pocket_for(5, ace, [ace])
+    assert {first, second} == {Seat.N, Seat.S}
+
+
+def test_a_target_plan_refuses_a_card_the_deal_does_not_hold():
+    plan = TargetDeal({Seat.N: (parse_card("AS"),)}, PINOCHLE_48)
+    with pytest.raises(PlanRefusal, match="KS is not in the target deal"):
+        plan.pocket_for(0, parse_card("KS"), [])
+
+
+@pytest.mark.parametrize(("game", "dealer", "position", "seat"), [
+    ("bridge", Seat.N, 0, Seat.E), ("bridge", Seat.N, 3, Seat.N), ("bridge", Seat.W, 1, Seat.E),
+    ("pinochle", Seat.S, 2, Seat.W), ("pinochle", Seat.S, 3, Seat.N),
+    ("pinochle", Seat.S, 12, Seat.W),
+])
+def test_a_live_plan_deals_from_the_dealers_left_in_the_games_packets(
+        game, dealer, position, seat):
+    plan = LiveDeal.for_game(game, dealer)
+    assert plan.pocket_for(position, parse_card("AS"), []) is seat
+
+
+def test_a_packet_that_does_not_divide_a_hand_is_refused():
+    with pytest.raises(ValueError, match="packet of 5"):
+        LiveDeal.for_game("pinochle", Seat.N, 5)
