@@ -25,7 +25,7 @@ from .station import read_station
 LOCATE_MAX_SIDE = 800
 # Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
 # 63/89 = 0.71; perspective can push either way.
-ASPECT_RANGE = (0.50, 0.85)
+ASPECT_RANGE = (0.42, 0.85)
 CARD_ASPECTS = (57 / 89, 63 / 89)
 MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
 MAX_CARD_AREA_FRACTION = 0.6
@@ -38,6 +38,10 @@ SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may 
 OPENING_SIZES = (13,)  # pixels per 1280 px of photo: bridges thinner than these are cut
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
 TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
+EDGE_SAMPLES = 24  # points sampled along each side
+EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
+EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
+MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
 RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes anyway
 
 
@@ -246,8 +250,39 @@ def rough_candidate(contour: np.ndarray, image_area: float) -> Candidate | None:
     return Candidate(initial_quad(hull), area, contour, hull)
 
 
-def confirm(candidate: Candidate) -> Candidate | None:
-    """The candidate with its corners refit, if it is still a card-shaped, well-filled quad."""
+def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
+    """How much of the quad's weakest side is a real step between card and table, 0..1.
+
+    A card's edge is one continuous step in colour all along each side. A patch of wood
+    grain boxed in by grain lines has two sides that cut across the stripes, where the
+    step comes and goes.
+    """
+    height, width = image.shape[:2]
+    weakest = 1.0
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = b - a
+        length = float(np.linalg.norm(direction))
+        normal = np.array([-direction[1], direction[0]], np.float32) / max(length, 1e-6)
+        along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[:, None]
+        points = a + direction * along
+        inside = points + normal * EDGE_OFFSET
+        outside = points - normal * EDGE_OFFSET
+        if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
+            inside, outside = outside, inside
+        samples = []
+        for side in (inside, outside):
+            xs = np.clip(side[:, 0].round().astype(int), 0, width - 1)
+            ys = np.clip(side[:, 1].round().astype(int), 0, height - 1)
+            samples.append(image[ys, xs].astype(np.int16))
+        step = np.abs(samples[0] - samples[1]).max(axis=1)
+        weakest = min(weakest, float(np.mean(step > EDGE_STEP)))
+    return weakest
+
+
+def confirm(candidate: Candidate, image: np.ndarray) -> Candidate | None:
+    """The candidate with its corners refit, if it is still a card-shaped, well-filled quad
+    whose every side is a real edge in ``image``."""
     quad = order_clockwise(refine_corners(order_clockwise(candidate.outline), candidate.contour))
     sides = _side_lengths(quad)
     short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
@@ -257,6 +292,8 @@ def confirm(candidate: Candidate) -> Candidate | None:
     fill = candidate.area / quad_area
     # The hull check catches two cards in one blob, whose hull a loose quad cuts short.
     if not MIN_FILL <= fill <= MAX_FILL or cv2.contourArea(candidate.hull) / quad_area > MAX_HULL:
+        return None
+    if edge_support(image, quad) < MIN_EDGE_SUPPORT:
         return None
     return Candidate(quad, quad_area, candidate.contour, candidate.hull)
 
@@ -277,7 +314,7 @@ def _contains(outer: Candidate, point: np.ndarray) -> bool:
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
-def select_cards(candidates: list[Candidate]) -> list[Candidate]:
+def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candidate]:
     """One confirmed outline per card, largest first.
 
     Each card is proposed by several cues, and a card's printed frame or a back's inner
@@ -288,7 +325,7 @@ def select_cards(candidates: list[Candidate]) -> list[Candidate]:
         centre = candidate.outline.mean(axis=0)
         if any(_contains(other, centre) for other in kept):
             continue
-        confirmed = confirm(candidate)
+        confirmed = confirm(candidate, image)
         if confirmed is not None:
             kept.append(confirmed)
     return kept
@@ -316,7 +353,7 @@ def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     for cue in cue_masks(small):
         for mask in _openings(cue):
             candidates.extend(_candidates_from_mask(mask))
-    return [c.outline / scale for c in select_cards(candidates)]
+    return [c.outline / scale for c in select_cards(candidates, small)]
 
 
 def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
