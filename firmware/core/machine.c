@@ -130,8 +130,9 @@ uint8_t machine_take_event(machine_t *m)
 
 static uint16_t sample(machine_t *m);
 
-static uint8_t start_feed(machine_t *m, uint16_t now)
+static uint8_t start_feed(machine_t *m, const uint8_t *args, uint16_t now)
 {
+    (void)args;
     if (m->state != STATE_IDLE)
         return refuse(m, FAULT_BAD_STATE, m->state);
     if (m->inputs & IN_HOPPER_EMPTY)
@@ -154,10 +155,8 @@ static void plan_turn(machine_t *m, uint16_t now)
     enter(m, PHASE_TURN, now);
 }
 
-static uint8_t start_route(machine_t *m, const uint8_t *args, uint8_t nargs, uint16_t now)
+static uint8_t start_route(machine_t *m, const uint8_t *args, uint16_t now)
 {
-    if (nargs != 1)
-        return refuse(m, FAULT_BAD_ARGUMENT, nargs == 0 ? 0 : 1);
     if (args[0] >= POCKET_COUNT)
         return refuse(m, FAULT_BAD_ARGUMENT, 0);
     if (m->state != STATE_AT_STATION || !(m->inputs & IN_STATION))
@@ -177,8 +176,19 @@ static uint8_t start_route(machine_t *m, const uint8_t *args, uint8_t nargs, uin
     return 0;
 }
 
-static uint8_t resume(machine_t *m)
+static uint8_t clear_counts(machine_t *m, const uint8_t *args, uint16_t now)
 {
+    (void)args;
+    (void)now;
+    for (uint8_t p = 0; p < POCKET_COUNT; p++)
+        m->counts[p] = 0;
+    return done(m, 0, 0);
+}
+
+static uint8_t resume(machine_t *m, const uint8_t *args, uint16_t now)
+{
+    (void)args;
+    (void)now;
     if (m->state != STATE_FAULT)
         return done(m, 0, 0);
     uint8_t cause = stop_cause(m->inputs);
@@ -193,30 +203,35 @@ static uint8_t resume(machine_t *m)
     return done(m, 0, 0);
 }
 
+/* The actions of PROTOCOL.md §3: how many argument bytes each takes, and whether it moves
+ * anything (and so must not start with the door open or the e-stop pressed). */
+static const struct {
+    uint8_t id;
+    uint8_t nargs;
+    uint8_t moves;
+    uint8_t (*start)(machine_t *m, const uint8_t *args, uint16_t now);
+} ACTIONS[] = {
+    {MSG_FEED, 0, 1, start_feed},
+    {MSG_ROUTE, 1, 1, start_route},
+    {MSG_CLEAR_COUNTS, 0, 0, clear_counts},
+    {MSG_RESUME, 0, 0, resume},
+};
+
 uint8_t machine_start(machine_t *m, uint8_t action, const uint8_t *args, uint8_t nargs,
                       uint16_t now)
 {
     m->action = action;
     sample(m);
-    if (action == MSG_FEED || action == MSG_ROUTE) {
-        if (nargs > (action == MSG_ROUTE ? 1 : 0))
-            return refuse(m, FAULT_BAD_ARGUMENT, action == MSG_ROUTE ? 1 : 0);
+    for (uint8_t i = 0; i < sizeof ACTIONS / sizeof *ACTIONS; i++) {
+        if (ACTIONS[i].id != action)
+            continue;
+        uint8_t expected = ACTIONS[i].nargs;
+        if (nargs != expected) /* where: the first missing or extra argument */
+            return refuse(m, FAULT_BAD_ARGUMENT, nargs < expected ? nargs : expected);
         uint8_t cause = stop_cause(m->inputs);
-        if (cause)
+        if (ACTIONS[i].moves && cause)
             return fail(m, cause, 0);
-        return action == MSG_FEED ? start_feed(m, now) : start_route(m, args, nargs, now);
-    }
-    if (action == MSG_CLEAR_COUNTS) {
-        if (nargs)
-            return refuse(m, FAULT_BAD_ARGUMENT, 0);
-        for (uint8_t p = 0; p < POCKET_COUNT; p++)
-            m->counts[p] = 0;
-        return done(m, 0, 0);
-    }
-    if (action == MSG_RESUME) {
-        if (nargs)
-            return refuse(m, FAULT_BAD_ARGUMENT, 0);
-        return resume(m);
+        return ACTIONS[i].start(m, args, now);
     }
     return refuse(m, FAULT_UNKNOWN_COMMAND, action);
 }
@@ -313,10 +328,17 @@ static uint8_t tick_route(machine_t *m, uint16_t now)
 
 static void note_stop_inputs(machine_t *m, uint16_t changed, uint16_t in)
 {
-    if (changed & IN_DOOR_OPEN)
-        m->events |= (uint8_t)(1u << ((in & IN_DOOR_OPEN) ? EVENT_DOOR_OPENED : EVENT_DOOR_CLOSED));
-    if (changed & IN_ESTOP)
-        m->events |= (uint8_t)(1u << ((in & IN_ESTOP) ? EVENT_ESTOP_PRESSED : EVENT_ESTOP_RELEASED));
+    /* Unsolicited events, one bit per event code: the door and e-stop edges. */
+    static const struct {
+        uint16_t input;
+        uint8_t on, off;
+    } EDGES[] = {
+        {IN_DOOR_OPEN, EVENT_DOOR_OPENED, EVENT_DOOR_CLOSED},
+        {IN_ESTOP, EVENT_ESTOP_PRESSED, EVENT_ESTOP_RELEASED},
+    };
+    for (uint8_t i = 0; i < sizeof EDGES / sizeof *EDGES; i++)
+        if (changed & EDGES[i].input)
+            m->events |= (uint8_t)(1u << ((in & EDGES[i].input) ? EDGES[i].on : EDGES[i].off));
 }
 
 /* Read the sensors and note what changed. A pocket counts every card that breaks its beam,

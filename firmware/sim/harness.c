@@ -30,7 +30,7 @@
 
 #define MCU_NAME "atmega328p"
 #define MCU_HZ 16000000
-#define SENSOR_PERIOD_US 100 /* how often the virtual sensors are re-read: 10x the firmware's tick */
+#define SENSOR_PERIOD_US 100 /* virtual sensors re-read 10 times per firmware tick */
 #define SLICE_CYCLES (MCU_HZ / 1000)
 #define BOOT_CYCLES (MCU_HZ / 100) /* the firmware is up and has sent `reset` within 10 ms */
 #define RX_BACKLOG 4096

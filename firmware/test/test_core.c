@@ -337,6 +337,26 @@ static void test_route_to_pocket_4_is_a_bad_argument(void)
     CHECK_EQ(test_vm.station_count, 1);
 }
 
+static void test_wrong_argument_count_names_the_first_missing_or_extra_argument(void)
+{
+    ready(4);
+    const uint8_t feed_with_extra[] = {MSG_FEED, 1};
+    const uint8_t route_without_pocket[] = {MSG_ROUTE};
+    const uint8_t route_with_extra[] = {MSG_ROUTE, 1, 2};
+    block_t r = act(0, feed_with_extra, sizeof feed_with_extra);
+    CHECK_EQ(r.payload[3], FAULT_BAD_ARGUMENT);
+    CHECK_EQ(r.payload[4], 0);
+    CHECK_EQ(cards_out_of_hopper(), 0);
+    CHECK_EQ(act(1, FEED, 1).payload[0], MSG_DONE);
+    r = act(2, route_without_pocket, sizeof route_without_pocket);
+    CHECK_EQ(r.payload[3], FAULT_BAD_ARGUMENT);
+    CHECK_EQ(r.payload[4], 0);
+    r = act(3, route_with_extra, sizeof route_with_extra);
+    CHECK_EQ(r.payload[3], FAULT_BAD_ARGUMENT);
+    CHECK_EQ(r.payload[4], 1);
+    CHECK_EQ(test_vm.station_count, 1);
+}
+
 static void test_unknown_command_names_the_message_id(void)
 {
     ready(4);
@@ -662,6 +682,7 @@ static const check_case_t CASES[] = {
     CASE(test_route_delivers_to_the_named_pocket_and_reports_its_count),
     CASE(test_route_without_a_card_is_refused_as_bad_state),
     CASE(test_route_to_pocket_4_is_a_bad_argument),
+    CASE(test_wrong_argument_count_names_the_first_missing_or_extra_argument),
     CASE(test_unknown_command_names_the_message_id),
     CASE(test_clear_counts_zeroes_every_pocket),
     CASE(test_feed_with_an_empty_hopper_is_refused_and_stays_idle),
