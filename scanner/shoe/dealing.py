@@ -254,7 +254,9 @@ class ShoeDeal:
         if reading.face != "up" or reading.card is None:
             seen = "unreadable" if reading.face == "up" else reading.face
             reason, remedy = READING_STOPS[seen]
-            raise _Stop(reason, f"{where}: {remedy}", True)
+            read = (f"the camera saw {'a back' if seen == 'down' else seen} "
+                    f"(confidence {reading.confidence:.2f}), no card was guessed")
+            raise _Stop(reason, f"{where}: {read}: {remedy}", True)
         verdict = deck_check.add(reading)
         if verdict in DECK_CHECK_STOPS:
             reason, what = DECK_CHECK_STOPS[verdict]
