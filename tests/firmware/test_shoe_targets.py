@@ -184,3 +184,16 @@ def test_simulated_time_never_runs_ahead_of_the_wall_clock_times_speed(
                 assert simulated_us <= allowed_us, executable
         finally:
             target.close()
+
+
+def test_host_that_closes_and_reopens_the_port_resumes_with_identify_and_status(
+        shoe: ShoeTarget) -> None:
+    shoe.identify()
+    shoe.act(bytes((FEED,)))
+    shoe.port.close()  # the cable is pulled: the shoe keeps its state
+    time.sleep(0.3)
+    shoe.port.open()
+    assert shoe.identify().seq == 1  # the next sequence it expects, not a guess
+    assert STATES[shoe.query(STATUS).payload[1]] == "at_station"
+    assert shoe.act(bytes((ROUTE, S))).payload[0] == DONE
+    assert shoe.control("pockets") == "ok N: E: S:AS W:"
