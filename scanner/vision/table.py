@@ -42,6 +42,10 @@ EDGE_SAMPLES = 24  # points sampled along each side
 EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
 EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
 MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
+SNAP_SAMPLES = 16  # normals per side when snapping an outline to the card's edge
+SNAP_REACH = (0.03, 0.05)  # of the card's height: how far inside and outside to look
+SNAP_MIN_STEP = 12.0  # grey levels over one pixel that count as an edge
+SNAP_FRAME_GAP = 0.025  # of the card's height: a printed frame lies closer than this inside
 RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes anyway
 
 
@@ -346,6 +350,70 @@ def _openings(mask: np.ndarray) -> list[np.ndarray]:
     return versions
 
 
+def _side_steps(image: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray,
+                reach: tuple[float, float], frame_gap: float) -> np.ndarray:
+    """Where the card's edge crosses each of a side's sample normals, in photo pixels.
+
+    Each normal runs from ``reach[0]`` inside to ``reach[1]`` outside the side. Of the
+    steps at least half as strong as the strongest, the one nearest the located side is
+    taken, then followed outwards across any further step within ``frame_gap``: a
+    printed frame line lies that close inside the card's edge, a neighbouring card
+    further out.
+    """
+    along = np.linspace(0.15, 0.85, SNAP_SAMPLES, dtype=np.float32)[:, None]
+    offsets = np.arange(-reach[0], reach[1], 0.5, dtype=np.float32)
+    points = a + (b - a) * along
+    xs = points[:, None, 0] + outward[0] * offsets[None, :]
+    ys = points[:, None, 1] + outward[1] * offsets[None, :]
+    profiles = cv2.remap(image, xs, ys, cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    steps = np.abs(profiles[:, 2:] - profiles[:, :-2]).max(axis=2)
+    centres = offsets[1:-1]
+    strongest = steps.max(axis=1)
+    found = []
+    for i in np.flatnonzero(strongest >= SNAP_MIN_STEP):
+        strong = centres[steps[i] >= 0.5 * strongest[i]]
+        edge = strong[np.argmin(np.abs(strong))]
+        for further in strong[strong > edge]:
+            if further - edge > frame_gap:
+                break
+            edge = further
+        found.append(points[i] + outward * edge)
+    return np.array(found, np.float32).reshape(-1, 2)
+
+
+def snap_outline(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """The outline moved onto the card's real edges in the full-resolution photo.
+
+    Locating works on a shrunk copy and its masks are a pixel or two fat or thin; the
+    reader needs the index where the card's geometry puts it, so each side is refit to
+    the colour step found along its normals. A side with too few steps keeps its place.
+    """
+    # Outlines run clockwise on screen (positive oriented area); a reversed one flips normals.
+    reversed_order = cv2.contourArea(outline.reshape(-1, 1, 2), oriented=True) < 0
+    height = float(min(_side_lengths(outline).max(), max(image.shape[:2])))
+    reach = (SNAP_REACH[0] * height + 2, SNAP_REACH[1] * height + 2)
+    lines = []
+    for i in range(4):
+        a, b = outline[i], outline[(i + 1) % 4]
+        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        outward = np.array([direction[1], -direction[0]], np.float32)
+        if reversed_order:
+            outward = -outward
+        edge = _side_steps(image, a, b, outward, reach, SNAP_FRAME_GAP * height)
+        if len(edge) < SNAP_SAMPLES // 2:
+            lines.append(np.array([*direction, *a], np.float32))
+            continue
+        lines.append(cv2.fitLine(edge, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4))
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return outline
+    snapped = np.array(corners, np.float32)
+    if np.max(np.linalg.norm(snapped - outline, axis=1)) > 0.1 * height:
+        return outline
+    return snapped
+
+
 def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     """Outlines (4×2 float32, clockwise, photo pixels) of every card lying in the photo."""
     small, scale = _shrink(image)
@@ -353,7 +421,7 @@ def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     for cue in cue_masks(small):
         for mask in _openings(cue):
             candidates.extend(_candidates_from_mask(mask))
-    return [c.outline / scale for c in select_cards(candidates, small)]
+    return [snap_outline(image, c.outline / scale) for c in select_cards(candidates, small)]
 
 
 def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
