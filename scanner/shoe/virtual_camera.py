@@ -53,13 +53,23 @@ class VirtualCamera:
         return station_frame(held.card, held.face, self.style, self.back)
 
     def look(self) -> Reading:
-        return read_station(self.frame())
+        held = self._control.station()
+        if held is None:
+            return station_reading(None, "none", self.style, self.back)
+        return station_reading(held.card, held.face, self.style, self.back)
 
     def close(self) -> None:
         self._control.close()
 
 
 @lru_cache(maxsize=256)
+@lru_cache(maxsize=256)
+def station_reading(card: Card | None, face: str, style: str, back: str) -> Reading:
+    """``read_station`` of ``station_frame``: both are deterministic, so a card's frame is read
+    once per process however many decks deal it."""
+    return read_station(station_frame(card, face, style, back))
+
+
 def station_frame(card: Card | None, face: str, style: str, back: str) -> np.ndarray:
     """The frame of one card lying one way, the same every time: a read that differs between
     two looks at the same card is then the reader's doing, never the renderer's."""
