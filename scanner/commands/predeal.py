@@ -117,6 +117,9 @@ def _boards(args: argparse.Namespace) -> list:
     except DamagedInput as exc:
         report_damage(exc)
         raise UsageError(f"{args.set}: damaged set file; nothing was dealt") from None
+    if loaded.info.sealed and args.show_hands:
+        raise UsageError(f"--show-hands: {args.set} is Sealed; its hands are for blind "
+                         "pre-dealing only")
     by_number = loaded.by_number()
     if numbers is None:
         return [by_number[n] for n in sorted(by_number)]

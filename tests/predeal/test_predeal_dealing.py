@@ -22,7 +22,7 @@ import pytest
 from predeal_support import LOAD_DECK, ROOT, json_lines, shoe_args, tablescan
 
 from scanner.bridge.dealset import generate
-from scanner.bridge.formats import read_boards, write_boards
+from scanner.bridge.formats import SetInfo, read_boards, write_boards
 from scanner.bridge.predeal import CopyOutcome, Step, stop_prompt
 from scanner.cards import SEATS, parse_card
 from scanner.history import DealHistory
@@ -272,3 +272,12 @@ def test_a_noisy_line_and_an_unplugged_cable_still_give_the_exact_board(
     keys = [key for key, _ in deliveries(db)]
     assert len(keys) == len(set(keys)) == 52
     assert pockets_by_index(control) == board_hands(set_file, 1)
+
+
+def test_a_sealed_set_is_never_dealt_with_its_hands_shown(sim, tmp_path):
+    sealed = tmp_path / "sealed.dlm"
+    write_boards(sealed, generate(range(1, 3), seed="sealed"), SetInfo(sealed=True))
+    done = tablescan("predeal", str(sealed), "--show-hands", *shoe_args(sim),
+                     "--db", str(tmp_path / "x.sqlite"))
+    assert done.returncode == 2
+    assert "Sealed" in done.stderr
