@@ -30,6 +30,8 @@ from ..cards import BRIDGE_52, SEATS
 from ..events import BoardResult, BoardStarted, HandStarted
 from ..history import DealHistory
 from ..log import EventLog
+from ..shoe.cameras import CameraError
+from ..shoe.control import ControlChannelError
 from ..shoe.deal_plan import TargetDeal
 from ..shoe.dealing import DEAL_KEY_PREFIX, DealResult, DeckCheckLike, ShoeDeal
 from ..shoe.driver import Shoe
@@ -40,6 +42,8 @@ from .repeats import record, repeat_flag
 
 RULE_COPIES = "Law 6F"
 KEY_PREFIX = "predeal:"
+# A station camera that cannot give a frame: a real one unplugged, a simulator gone.
+CAMERA_ERRORS = (CameraError, ControlChannelError)
 
 DEALT = "dealt"
 STOPPED = "stopped"
@@ -199,7 +203,10 @@ class Predeal:
             resumed_at = len(deal.delivered)
             self.operator.resumed(step, resumed_at)
         self.operator.progress(step, len(deal.delivered))
-        result = deal.run()
+        try:
+            result = deal.run()
+        except CAMERA_ERRORS as exc:
+            result = self._camera_stop(deal, exc)
         self.operator.progress(step, len(deal.delivered))
         outcome = self._finish(step, token, result, flag)
         outcome.resumed_at = resumed_at
@@ -213,6 +220,18 @@ class Predeal:
                         self.deck_check_factory, hand)
         camera.deal = deal
         return deal
+
+    def _camera_stop(self, deal: ShoeDeal, exc: Exception) -> DealResult:
+        """The camera failed (unplugged, no frame): nothing was read, so nothing is guessed;
+        the card waits at the station and the same command resumes there."""
+        pockets: dict[str, list[str]] = {seat.value: [] for seat in SEATS}
+        for card, seat in deal.delivered:
+            pockets[seat.value].append(str(card))
+        position = len(deal.delivered)
+        return DealResult(STOPPED, pockets, "camera",
+                          f"card {position + 1}: the camera failed ({exc}): check it, then run "
+                          "the same command again", position, self.shoe.retransmits, True,
+                          self.shoe.machine.describe(), deal.deal_key)
 
     def _log_start(self, step: Step, token: str) -> None:
         self.log.append(BoardStarted(step.board.number, "deal", step.copy, step.position,

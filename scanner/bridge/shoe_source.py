@@ -28,7 +28,7 @@ from ..shoe.protocol import Flag
 from ..shoe.virtual_camera import StationCamera
 from . import repeats
 from .board import Board
-from .predeal import RULE_COPIES, STOPPED, flag_text
+from .predeal import CAMERA_ERRORS, RULE_COPIES, STOPPED, flag_text
 from .verify import MATCH, RULINGS, verify_set, withheld
 from .verify import BoardResult as VerifyResult
 
@@ -98,7 +98,12 @@ class ShoeReadback:
         self.shoe.clear_counts()
         cards: list[Card] = []
         while self._next_card(number, seat, len(cards)):
-            reading = self.camera.look()
+            try:
+                reading = self.camera.look()
+            except CAMERA_ERRORS as exc:
+                raise ReadbackStopped(number, seat, "camera", f"board {number}, hand {seat}, "
+                                      f"card {len(cards) + 1}: the camera failed ({exc}): "
+                                      "check it, then read this board again") from None
             card = reading.card if reading.face == "up" else None
             self.log.append(CardRead(card, reading.face, float(reading.confidence), READ_SOURCE),
                             key=self.key(number, seat, len(cards), "read"))
