@@ -149,8 +149,11 @@ class BridgeDemo:
     def _boards_as_returned(self, sim: Simulator, count: int) -> dict[int, dict[Seat, list[str]]]:
         """What lies in each board after play: the pockets as dealt (13 cards per pocket
         per board, in dealing order), with one card put back in the wrong pocket."""
+        reply = sim.control("pockets")
+        if not reply.startswith("ok"):
+            raise RuntimeError(f"the simulated shoe did not list its pockets: {reply}")
         pockets = {}
-        for item in sim.control("pockets")[3:].split():
+        for item in reply.removeprefix("ok").split():
             name, _, cards = item.partition(":")
             pockets[Seat(name)] = [c for c in cards.split(",") if c]
         in_board = {number: {seat: pockets[seat][13 * (number - 1):13 * number]
