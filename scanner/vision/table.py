@@ -262,26 +262,22 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
     step comes and goes.
     """
     height, width = image.shape[:2]
-    weakest = 1.0
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        direction = b - a
-        length = float(np.linalg.norm(direction))
-        normal = np.array([-direction[1], direction[0]], np.float32) / max(length, 1e-6)
-        along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[:, None]
-        points = a + direction * along
-        inside = points + normal * EDGE_OFFSET
-        outside = points - normal * EDGE_OFFSET
-        if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
-            inside, outside = outside, inside
-        samples = []
-        for side in (inside, outside):
-            xs = np.clip(side[:, 0].round().astype(int), 0, width - 1)
-            ys = np.clip(side[:, 1].round().astype(int), 0, height - 1)
-            samples.append(image[ys, xs].astype(np.int16))
-        step = np.abs(samples[0] - samples[1]).max(axis=1)
-        weakest = min(weakest, float(np.mean(step > EDGE_STEP)))
-    return weakest
+    starts = quad
+    directions = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
+    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1) / np.maximum(lengths, 1e-6)
+    if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
+        normals = -normals  # keep the normals pointing into the card
+    along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
+    points = starts[:, None, :] + directions[:, None, :] * along
+    samples = []
+    for side in (points + normals[:, None, :] * EDGE_OFFSET,
+                 points - normals[:, None, :] * EDGE_OFFSET):
+        xs = np.clip(side[..., 0].round().astype(int), 0, width - 1)
+        ys = np.clip(side[..., 1].round().astype(int), 0, height - 1)
+        samples.append(image[ys, xs].astype(np.int16))
+    step = np.abs(samples[0] - samples[1]).max(axis=2)
+    return float((step > EDGE_STEP).mean(axis=1).min())
 
 
 def confirm(candidate: Candidate, image: np.ndarray) -> Candidate | None:
@@ -369,17 +365,23 @@ def _side_steps(image: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.nda
                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     steps = np.abs(profiles[:, 2:] - profiles[:, :-2]).max(axis=2)
     centres = offsets[1:-1]
-    strongest = steps.max(axis=1)
-    found = []
-    for i in np.flatnonzero(strongest >= SNAP_MIN_STEP):
-        strong = centres[steps[i] >= 0.5 * strongest[i]]
-        edge = strong[np.argmin(np.abs(strong))]
-        for further in strong[strong > edge]:
-            if further - edge > frame_gap:
-                break
-            edge = further
-        found.append(points[i] + outward * edge)
-    return np.array(found, np.float32).reshape(-1, 2)
+    strongest = steps.max(axis=1, keepdims=True)
+    strong = (steps >= 0.5 * strongest) & (strongest >= SNAP_MIN_STEP)
+    nearest = np.where(strong, np.abs(centres), np.inf).argmin(axis=1)
+    # Strong steps split into chains wherever the gap to the previous one exceeds
+    # frame_gap; the edge is the outermost step of the nearest step's chain.
+    index = np.arange(len(centres))
+    previous = np.maximum.accumulate(np.where(strong, index, -1), axis=1)
+    previous = np.concatenate([np.full((len(steps), 1), -1), previous[:, :-1]], axis=1)
+    gap = centres[None, :] - centres[np.maximum(previous, 0)]
+    breaks = strong & ((previous < 0) | (gap > frame_gap))
+    chain = np.cumsum(breaks, axis=1)
+    rows = np.arange(len(steps))
+    same_chain = strong & (chain == chain[rows, nearest][:, None]) & (index >= nearest[:, None])
+    outermost = np.where(same_chain, index, -1).max(axis=1)
+    keep = strong.any(axis=1)
+    edge = centres[np.maximum(outermost, 0)]
+    return (points[keep] + outward * edge[keep, None]).astype(np.float32)
 
 
 def snap_outline(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
