@@ -36,8 +36,8 @@ def perturb_motion(img: np.ndarray, rng: np.random.Generator, level: float) -> n
 
 def perturb_noise(img: np.ndarray, rng: np.random.Generator, level: float) -> np.ndarray:
     sigma = 1.0 + 11.0 * level
-    noise = rng.normal(0.0, sigma, img.shape).astype(np.float32)
-    return np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    noise = rng.standard_normal(img.shape, dtype=np.float32) * np.float32(sigma)
+    return cv2.add(img.astype(np.float32), noise, dtype=cv2.CV_8U)
 
 
 def perturb_glare(img: np.ndarray, rng: np.random.Generator, level: float) -> np.ndarray:
@@ -45,22 +45,25 @@ def perturb_glare(img: np.ndarray, rng: np.random.Generator, level: float) -> np
     h, w = img.shape[:2]
     cx, cy = rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h
     radius = rng.uniform(0.06, 0.14) * min(h, w)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius ** 2))
     gain = 200.0 * level * rng.uniform(0.6, 1.0)
-    return np.clip(img.astype(np.float32) + spot[..., None] * gain, 0, 255).astype(np.uint8)
+    gx = np.exp(-((np.arange(w, dtype=np.float32) - cx) ** 2) / (2 * radius ** 2))
+    gy = np.exp(-((np.arange(h, dtype=np.float32) - cy) ** 2) / (2 * radius ** 2))
+    spot = np.outer(gy, gx * np.float32(gain)).astype(np.float32)
+    return cv2.add(img.astype(np.float32), cv2.merge([spot, spot, spot]), dtype=cv2.CV_8U)
 
 
 def perturb_lighting(img: np.ndarray, rng: np.random.Generator, level: float) -> np.ndarray:
     """A brightness ramp across the frame and a colour cast (warm bulbs, daylight, LEDs)."""
     h, w = img.shape[:2]
     angle = rng.uniform(0, 2 * np.pi)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    ramp = (np.cos(angle) * (xx / w - 0.5) + np.sin(angle) * (yy / h - 0.5)) + 0.5
-    gain = 1.0 - 0.5 * level * rng.uniform(0.6, 1.0) * ramp
+    xs = np.cos(angle) * (np.arange(w, dtype=np.float32) / w - 0.5)
+    ys = np.sin(angle) * (np.arange(h, dtype=np.float32) / h - 0.5)
+    ramp = ys[:, None] + xs[None, :] + 0.5
+    gain = (1.0 - 0.5 * level * rng.uniform(0.6, 1.0) * ramp).astype(np.float32)
     tint = 1.0 + 0.3 * level * rng.uniform(-1.0, 1.0, 3)
-    out = img.astype(np.float32) * gain[..., None] * tint[None, None, :].astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    channels = [cv2.multiply(c.astype(np.float32), gain, scale=float(t), dtype=cv2.CV_8U)
+                for c, t in zip(cv2.split(img), tint, strict=True)]
+    return cv2.merge(channels)
 
 
 def perturb_jpeg(img: np.ndarray, rng: np.random.Generator, level: float) -> np.ndarray:

@@ -1,0 +1,189 @@
+"""Read-station accuracy and speed on rendered frames, printed as tables.
+
+    python bench/vision_station.py [--cards N] [--quick]
+
+Held-out sets: styles never used for tuning (club, riviera) and seeds the training script
+never draws. Prints cards read right / wrong / abstained per style and per perturbation,
+a leave-one-style-out figure, backs read as a face, and the median latency per 640×480
+frame on one core (cv2.setNumThreads(1)). Targets (issue 3 §7): read right ≥ 99.9 %,
+wrong answers zero, abstentions ≤ 0.5 %, face-down read as a face never, ≤ 5 ms median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.cards import ALL_CARDS, Card
+from scanner.vision import render
+from scanner.vision.perturb import ALL_PERTURBATIONS
+from scanner.vision.profile import DeckProfile
+from scanner.vision.station import read_station
+from scanner.vision.train_glyphs import build
+
+BENCH_SEED = 900_000  # far from the training (31 000) and calibration (52 000) seeds
+LETTERS = {"french": "french", "dutch": "dutch"}
+
+
+@dataclass
+class Tally:
+    right: int = 0
+    wrong: int = 0
+    abstained: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.right + self.wrong + self.abstained
+
+    def add(self, truth: Card, read: Card | None) -> None:
+        if read is None:
+            self.abstained += 1
+        elif read == truth:
+            self.right += 1
+        else:
+            self.wrong += 1
+
+    def row(self, name: str) -> str:
+        n = max(self.total, 1)
+        return (f"{name:<22} {self.total:>6} {100 * self.right / n:>8.2f}% "
+                f"{self.wrong:>6} {100 * self.abstained / n:>8.2f}%")
+
+
+HEADER = f"{'set':<22} {'cards':>6} {'right':>9} {'wrong':>6} {'abstain':>9}"
+
+
+def _frames(style: str, count: int, seed: int, levels_for: str | None
+            ) -> Iterable[tuple[Card, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        card = ALL_CARDS[int(rng.integers(len(ALL_CARDS)))]
+        if levels_for is None:
+            levels = render.random_levels(rng)
+        else:
+            levels = {levels_for: float(rng.uniform(0.5, 1.0))}
+        frame = render.render_station_frame(card, style, seed=int(rng.integers(1 << 30)),
+                                            perturb=levels)
+        yield card, frame
+
+
+def _letters(style: str) -> str | None:
+    return LETTERS.get(render.STYLES[style].letters)
+
+
+def by_style(styles: Iterable[str], count: int, model: DeckProfile | None = None
+             ) -> dict[str, Tally]:
+    out = {}
+    for i, style in enumerate(styles):
+        tally = Tally()
+        for card, frame in _frames(style, count, BENCH_SEED + i, None):
+            tally.add(card, read_station(frame, model, letters=_letters(style)).card)
+        out[style] = tally
+    return out
+
+
+def leave_one_style_out(style: str, count: int) -> Tally:
+    """Build a model without ``style`` (from the other tuning styles) and read ``style``."""
+    others = tuple(s for s in render.TUNING_STYLES if s != style)
+    model = DeckProfile("leave-one-out", build(others, calibration_frames=400))
+    return by_style([style], count, model)[style]
+
+
+def by_perturbation(styles: tuple[str, ...], count: int) -> dict[str, Tally]:
+    out = {}
+    for j, name in enumerate(ALL_PERTURBATIONS):
+        tally = Tally()
+        for i, style in enumerate(styles):
+            seed = BENCH_SEED + 1000 * (j + 1) + i
+            for card, frame in _frames(style, count // len(styles), seed, name):
+                tally.add(card, read_station(frame, letters=_letters(style)).card)
+        out[name] = tally
+    return out
+
+
+def backs_as_faces(count: int) -> tuple[int, int, int]:
+    rng = np.random.default_rng(BENCH_SEED - 1)
+    styles, backs = list(render.STYLES), list(render.BACKS)
+    faces = down = 0
+    for i in range(count):
+        frame = render.render_station_frame(
+            None, styles[i % len(styles)], seed=int(rng.integers(1 << 30)),
+            back=backs[i % len(backs)], perturb=render.random_levels(rng))
+        reading = read_station(frame)
+        faces += reading.card is not None
+        down += reading.face == "down"
+    return faces, down, count
+
+
+def latency(count: int) -> tuple[float, float]:
+    cv2.setNumThreads(1)
+    frames = [frame for _, frame in _frames("club", count, BENCH_SEED - 2, None)]
+    read_station(frames[0])
+    times = []
+    for frame in frames:
+        start = time.perf_counter()
+        read_station(frame)
+        times.append((time.perf_counter() - start) * 1000)
+    baseline = []
+    for frame in frames:  # what merely touching every pixel once costs, for scale
+        start = time.perf_counter()
+        cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        baseline.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), statistics.median(times) / statistics.median(baseline)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=1000, help="frames per style")
+    parser.add_argument("--quick", action="store_true", help="200 frames per style")
+    parser.add_argument("--leave-out", nargs="*", default=[], metavar="STYLE",
+                        help="tuning styles to rebuild the model without and read (slow)")
+    args = parser.parse_args(argv)
+    count = 200 if args.quick else args.cards
+    cv2.setNumThreads(1)
+
+    print("Read station, held-out seeds, mixed perturbations (each on with p=1/2)")
+    print(HEADER)
+    styles = by_style(render.STYLES, count)
+    for name, tally in styles.items():
+        tag = ("tuning" if name in render.TUNING_STYLES else
+               "held out" if name in render.HELDOUT_STYLES else "profile only")
+        print(tally.row(f"{name} ({tag})"))
+    held = Tally()
+    for name in render.HELDOUT_STYLES:
+        for field in ("right", "wrong", "abstained"):
+            setattr(held, field, getattr(held, field) + getattr(styles[name], field))
+    print(held.row("ALL HELD-OUT"))
+
+    print("\nBy perturbation (alone, level 0.5..1), held-out styles")
+    print(HEADER)
+    for name, tally in by_perturbation(render.HELDOUT_STYLES, count).items():
+        print(tally.row(name))
+
+    faces, down, total = backs_as_faces(count)
+    print(f"\nBacks: {total} frames, read as a face: {faces}, read as down: {down}")
+    blank = Counter(read_station(render.render_station_frame(
+        None, "standard", seed=s, empty=True, perturb=render.random_levels(
+            np.random.default_rng(s)))).face for s in range(100))
+    print(f"Empty station: {dict(blank)}")
+
+    for style in args.leave_out:
+        print(f"\nLeave one style out: model built without {style}, then reading it")
+        print(HEADER)
+        print(leave_one_style_out(style, count).row(f"{style} (never seen)"))
+
+    median_ms, ratio = latency(200)
+    print(f"\nLatency per 640x480 frame, one core: median {median_ms:.2f} ms "
+          f"({ratio:.0f}x a greyscale conversion of the same frame); target <= 5 ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

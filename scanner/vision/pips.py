@@ -1,0 +1,64 @@
+"""The suit told by the large pips in the middle of the card.
+
+The index pip is small (about 5 mm), so a spade and a club differ there by a few pixels. The
+middle of almost every card repeats the suit much larger: the pips of a number card, the
+ace's single pip, the pip in a court card's picture. Pips below the card's middle are
+printed upside down and are turned back before they are compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .index import glyph_feature, ink
+
+_FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
+_PIP_HEIGHT = (0.06, 0.3)  # of the card height
+_MAX_ASPECT = 1.8  # pips are about as wide as tall; stripes and frame lines are not
+# Pips this close to the middle row (the ace, a court card's pip, the middle pip of a 3)
+# are upright only if the card is; such a pip is compared both ways up.
+_MIDDLE = (0.44, 0.56)
+
+
+@dataclass(frozen=True)
+class Pip:
+    features: tuple[np.ndarray, ...]  # upright; or both ways up when that is unknown
+    centre: tuple[float, float]  # as fractions of the card (x, y)
+
+
+def centre_pips(card: np.ndarray) -> list[Pip]:
+    """Pip-sized shapes in the middle of a canonical card, each turned upright."""
+    h, w = card.shape[:2]
+    x0, y0, x1, y1 = (int(f * s) for f, s in zip(_FIELD, (w, h, w, h), strict=True))
+    amount = cv2.GaussianBlur(ink(card[y0:y1, x0:x1]), (3, 3), 0)
+    if float(np.percentile(amount, 99.5)) - float(np.percentile(amount, 30)) < 40:
+        return []
+    _, binary = cv2.threshold(amount, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    background = binary == 0
+    paper = float(np.median(amount[background])) if background.any() else 0.0
+    full = float(np.percentile(amount[~background], 90))
+    pips = []
+    for i in range(1, count):
+        x, y, cw, ch, area = stats[i]
+        if not _PIP_HEIGHT[0] * h <= ch <= _PIP_HEIGHT[1] * h:
+            continue
+        if max(cw / ch, ch / cw) > _MAX_ASPECT or area < 0.35 * cw * ch:
+            continue
+        if x == 0 or y == 0 or x + cw >= binary.shape[1] or y + ch >= binary.shape[0]:
+            continue
+        mask = cv2.dilate((labels[y:y + ch, x:x + cw] == i).astype(np.uint8),
+                          np.ones((3, 3), np.uint8))
+        level = (amount[y:y + ch, x:x + cw].astype(np.float32) - paper) / max(full - paper, 1)
+        coverage = (np.clip(level, 0, 1) * mask * 255).astype(np.uint8)
+        cx, cy = (centroids[i][0] + x0) / w, (centroids[i][1] + y0) / h
+        upright, turned = glyph_feature(coverage), glyph_feature(coverage[::-1, ::-1])
+        if _MIDDLE[0] <= cy <= _MIDDLE[1]:
+            features: tuple[np.ndarray, ...] = (upright, turned)
+        else:
+            features = (turned,) if cy > 0.5 else (upright,)
+        pips.append(Pip(features, (cx, cy)))
+    return pips

@@ -1,0 +1,140 @@
+"""Deck profiles: the index glyphs of one deck design, learnt from one pass of a sorted deck.
+
+Like the learn mode of commercial dealing machines, ``learn`` watches one deck go past the
+read station in a stated order (``learn_order``) and keeps each card's rank and suit glyphs
+from both corners, labelled with what they must mean. Before it keeps them it checks that
+the deck really came in that order: every card's rank glyph must look most like the same
+rank learnt from the other suits. A profile is a small ``.npz`` file; any reader given it
+reads that design, whatever its letters or font.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import Card, DeckSpec, Rank
+from .glyphs import GlyphModel, default_model
+from .index import FEATURE_SIZE, canonical, read_corners
+from .pips import centre_pips
+
+PROFILE_FORMAT = 1
+COURTS = (Rank.K, Rank.Q, Rank.J)  # their picture holds letters and art besides the pip
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be learnt or used; the message names the file or the card."""
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """A learnt deck design: its glyph templates, ready to read with."""
+
+    deck: str
+    model: GlyphModel
+
+    def save(self, path: Path) -> None:
+        path = Path(path)
+        with path.open("wb") as fh:
+            np.savez_compressed(
+                fh, format=np.array(PROFILE_FORMAT), deck=np.array(self.deck),
+                features=self.model.features.astype(np.float16),
+                labels=np.array(self.model.template_labels()))
+
+
+def learn_order(deck: DeckSpec) -> list[Card]:
+    """The order ``learn`` expects: suits ♠ ♥ ♦ ♣, within a suit A K Q J 10 9 … 2 (bridge) or
+    A A 10 10 K K Q Q J J 9 9 (pinochle: both copies of a card one after the other)."""
+    return deck.cards()
+
+
+def _profile_model(features: np.ndarray, labels: list[str]) -> GlyphModel:
+    """Learnt templates plus the shipped junk templates, trusted like the shipped model."""
+    base = default_model()
+    junk = [i for i, label in enumerate(base.template_labels()) if label == "x:junk"]
+    return GlyphModel.from_arrays(np.vstack([features, base.features[junk]]),
+                                  labels + ["x:junk"] * len(junk), base.thresholds)
+
+
+def load_profile(path: str | Path) -> DeckProfile:
+    """Read a profile file; ProfileError names the file and the problem."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            version = int(data["format"])
+            deck = str(data["deck"])
+            features = data["features"].astype(np.float32)
+            labels = [str(x) for x in data["labels"]]
+    except FileNotFoundError:
+        raise ProfileError(f"profile {path}: no such file") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise ProfileError(f"profile {path}: not a tablescan deck profile ({exc})") from None
+    if version != PROFILE_FORMAT:
+        raise ProfileError(f"profile {path}: format {version}, this reader knows "
+                           f"{PROFILE_FORMAT}")
+    if features.ndim != 2 or features.shape[1] != FEATURE_SIZE or len(labels) != len(features):
+        raise ProfileError(f"profile {path}: templates have shape {features.shape} for "
+                           f"{len(labels)} labels; expected (n, {FEATURE_SIZE})")
+    bad = sorted({lb for lb in labels if not lb.startswith(("rank:", "suit:"))})
+    if bad:
+        raise ProfileError(f"profile {path}: unknown template labels {bad}")
+    return DeckProfile(deck, _profile_model(features, labels))
+
+
+def _pips(card_img: np.ndarray) -> list[np.ndarray]:
+    """The middle pips whose way up is certain (those away from the middle row)."""
+    return [p.features[0] for p in centre_pips(canonical(card_img)) if len(p.features) == 1]
+
+
+def _samples(rectified_cards: Iterable[np.ndarray], order: list[Card]
+             ) -> Iterator[tuple[int, Card, np.ndarray, np.ndarray]]:
+    for position, (card_img, card) in enumerate(zip(rectified_cards, order, strict=False)):
+        found = False
+        for corner in read_corners(card_img):
+            if corner.clean and corner.rank is not None and corner.suit is not None:
+                found = True
+                yield position, card, corner.rank, corner.suit
+        if not found:
+            raise ProfileError(f"card {position + 1} of the deck (expected {card}): no corner "
+                               "index could be cut out; check focus and light, and learn again")
+
+
+def _check_order(positions: list[int], cards: list[Card], ranks: np.ndarray) -> None:
+    """Each rank glyph must look most like the same rank from another card of the deck."""
+    sims = ranks @ ranks.T
+    pos = np.array(positions)
+    sims[pos[:, None] == pos[None, :]] = -2.0  # not against itself or its other corner
+    for i in range(len(cards)):
+        j = int(np.argmax(sims[i]))
+        if cards[j].rank is not cards[i].rank:
+            raise ProfileError(
+                f"card {positions[i] + 1} of the deck (expected {cards[i]}) has an index that "
+                f"looks like the {cards[j].rank.value} of card {positions[j] + 1}: is the deck "
+                "sorted in the stated order, with no card missing or doubled?")
+
+
+def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
+    """A profile from one sorted deck's rectified cards, given in ``learn_order``."""
+    cards_in = list(rectified_cards)
+    order = learn_order(deck)
+    if len(cards_in) != len(order):
+        raise ProfileError(f"saw {len(cards_in)} cards, but a sorted {deck.name} deck has "
+                           f"{len(order)}; show every card once, in the stated order")
+    positions, cards, ranks, suits = [], [], [], []
+    for position, card, rank, suit in _samples(cards_in, order):
+        positions.append(position)
+        cards.append(card)
+        ranks.append(rank)
+        suits.append(suit)
+    _check_order(positions, cards, np.array(ranks))
+    pips = [(pip, card) for card_img, card in zip(cards_in, order, strict=True)
+            if card.rank not in COURTS for pip in _pips(card_img)]
+    labels = ([f"rank:{c.rank.value}" for c in cards] + [f"suit:{c.suit.value}" for c in cards]
+              + [f"suit:{c.suit.value}" for _, c in pips])
+    features = np.vstack([np.array(ranks), np.array(suits)]
+                         + [np.array([p for p, _ in pips])] * bool(pips)).astype(np.float32)
+    return DeckProfile(deck.name, _profile_model(features, labels))
+

@@ -1,0 +1,95 @@
+"""What a reader says about one card: ``none``, a back (``down``), or a face; and reading a
+rectified card image into that answer.
+
+Abstain rather than guess: a face is named only when a corner index reads clearly, and the
+other corner, where readable, agrees. Anything else is ``Reading("up", None, c)``: the deal
+stops and a person looks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ..cards import Card, Suit
+from .backside import back_confidence
+from .glyphs import GlyphMatch, GlyphModel, default_model
+from .index import canonical, read_corners, suits_ruled_out
+from .pips import Pip, centre_pips
+from .profile import DeckProfile
+
+Face = Literal["up", "down", "none"]
+THRESHOLD = 0.5  # a reading's confidence at or above this names a card
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One look at the read station or at one card: ``card`` is None unless surely known."""
+
+    face: Face
+    card: Card | None
+    confidence: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {"face": self.face, "card": str(self.card) if self.card else None,
+                "confidence": round(self.confidence, 4)}
+
+
+def _agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
+    """One meaning from several looks: those that name something must all agree."""
+    named = [m for m in matches if m.meaning is not None]
+    if not named or len({m.meaning for m in named}) > 1:
+        return None
+    doubt = float(np.prod([1.0 - m.confidence for m in named]))
+    best = max(named, key=lambda m: m.confidence)
+    return GlyphMatch(best.meaning, best.similarity, best.margin, 1.0 - doubt)
+
+
+def _pip_match(pip: Pip, model: GlyphModel, excluded: frozenset[Suit]) -> GlyphMatch:
+    """A pip whose way up is unknown counts in the orientation that matches best."""
+    looks = [model.classify(f, "pip", None, excluded) for f in pip.features]
+    return max(looks, key=lambda m: m.similarity)
+
+
+def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
+               ) -> tuple[Card | None, float]:
+    corners = [c for c in read_corners(card)
+               if c.clean and c.rank is not None and c.suit is not None]
+    if not corners:
+        return None, 0.0
+    ranks = [model.classify(c.rank, "rank", letters) for c in corners]
+    suits = [model.classify(c.suit, "suit", letters, suits_ruled_out(c.suit_ink))
+             for c in corners]
+    ink_ruled_out = suits_ruled_out(corners[0].suit_ink)
+    pips = [_pip_match(p, model, ink_ruled_out) for p in centre_pips(card)]
+    rank = _agreed(ranks)
+    # The large pips in the middle outvote a doubtful index pip, but never contradict a
+    # confident one: a disagreement means something is wrong, so nobody knows.
+    suit = _agreed(suits + pips)
+    if rank is None or suit is None:
+        if any(m.meaning is not None for m in ranks + suits + pips):
+            return None, 0.25
+        return None, max(m.confidence for m in ranks + suits)
+    return Card(rank.meaning, suit.meaning), min(rank.confidence, suit.confidence)
+
+
+def read_card_image(card_img: np.ndarray, profile: DeckProfile | None = None,
+                    letters: str | None = None) -> Reading:
+    """Read a rectified card, upright or upside down, at any size with a card's aspect.
+
+    ``profile`` is a learnt deck profile; without one the shipped model reads the English,
+    French, German and Dutch letter sets. ``letters`` names the deck's letter set where a
+    letter is ambiguous (``V`` is a French jack but a Dutch queen); unset, such a letter
+    abstains.
+    """
+    card = canonical(card_img)
+    back = back_confidence(card)
+    if back >= THRESHOLD:
+        return Reading("down", None, back)
+    model = profile.model if profile is not None else default_model()
+    card_read, confidence = _read_face(card, model, letters)
+    if card_read is None or confidence < THRESHOLD:
+        return Reading("up", None, min(confidence, THRESHOLD - 1e-3))
+    return Reading("up", card_read, confidence)

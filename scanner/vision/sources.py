@@ -1,0 +1,180 @@
+"""Where frames come from, behind one small interface that yields frames with timestamps.
+
+* any ``cv2.VideoCapture`` source: a device index (``0``), a video file, an RTSP/HTTP URL;
+* a folder of images, read in file-name order, one frame per file;
+* the virtual camera: the renderer drawing a list of cards at the read station.
+
+``open_source(spec)`` turns the text a user types into one of these:
+``0`` | ``path/to/video.mp4`` | ``rtsp://…`` | ``path/to/folder/`` |
+``virtual:STYLE[:DECK][:seed=N][:back=NAME]`` (DECK is ``bridge`` or ``pinochle``; the
+virtual camera then shows that deck in its sorted learn order).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from ..cards import DECK_FOR_GAME, Card
+from . import render
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+class SourceError(ValueError):
+    """A source that cannot be opened or read; the message names the source."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    image: np.ndarray
+    timestamp: float  # seconds: stream time for files, capture time for live sources
+    index: int
+    name: str = ""
+
+
+class FrameSource(Protocol):
+    name: str
+    one_card_per_frame: bool  # True when each frame is a separate card (a folder of photos)
+
+    def frames(self) -> Iterator[Frame]: ...
+
+
+@dataclass
+class CaptureSource:
+    """A camera, video file or stream through ``cv2.VideoCapture``."""
+
+    target: int | str
+    one_card_per_frame: bool = False
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name = str(self.target)
+
+    def frames(self) -> Iterator[Frame]:
+        capture = cv2.VideoCapture(self.target)
+        if not capture.isOpened():
+            raise SourceError(f"source {self.name!r}: cannot open (no such device, file or "
+                              "stream, or no decoder for it)")
+        live = isinstance(self.target, int) or "://" in str(self.target)
+        try:
+            index = 0
+            while True:
+                ok, image = capture.read()
+                if not ok or image is None:
+                    return
+                stamp = (time.monotonic() if live
+                         else capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0)
+                yield Frame(image, stamp, index, f"{self.name}#{index}")
+                index += 1
+        finally:
+            capture.release()
+
+
+@dataclass
+class FolderSource:
+    """Every image file of a folder, in file-name order; each file is one card."""
+
+    folder: Path
+    one_card_per_frame: bool = True
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name = str(self.folder)
+
+    def files(self) -> list[Path]:
+        if not self.folder.is_dir():
+            raise SourceError(f"source {self.name!r}: not a folder")
+        files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not files:
+            raise SourceError(f"source {self.name!r}: no image files "
+                              f"({', '.join(sorted(IMAGE_SUFFIXES))})")
+        return files
+
+    def frames(self) -> Iterator[Frame]:
+        for index, path in enumerate(self.files()):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SourceError(f"source {self.name!r}: {path.name} is not a readable image")
+            yield Frame(image, path.stat().st_mtime, index, path.name)
+
+
+@dataclass
+class VirtualCamera:
+    """The renderer as a camera at the read station: each card, then an empty window."""
+
+    cards: Sequence[Card | None]
+    style: str
+    seed: int = 0
+    back: str | None = None
+    perturb: dict[str, float] = field(default_factory=dict)
+    fps: float = 30.0
+    frames_per_card: int = 2
+    one_card_per_frame: bool = False
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.style not in render.STYLES:
+            raise SourceError(f"virtual camera: unknown style {self.style!r}; "
+                              f"known: {', '.join(render.STYLES)}")
+        self.name = f"virtual:{self.style}"
+
+    def frames(self) -> Iterator[Frame]:
+        index = 0
+        for n, card in enumerate(self.cards):
+            for k in range(self.frames_per_card):
+                image = render.render_station_frame(
+                    card, self.style, seed=self.seed + 1000 * n + k, back=self.back,
+                    perturb=self.perturb)
+                yield Frame(image, index / self.fps, index, f"{self.name}#{n}")
+                index += 1
+            empty = render.render_station_frame(None, self.style, seed=self.seed + 1000 * n,
+                                                empty=True, perturb=self.perturb)
+            yield Frame(empty, index / self.fps, index, f"{self.name}#gap{n}")
+            index += 1
+
+
+def _virtual(spec: str) -> VirtualCamera:
+    parts = spec.split(":")[1:]
+    if not parts or not parts[0]:
+        raise SourceError(f"source {spec!r}: expected virtual:STYLE[:DECK][:seed=N][:back=NAME]")
+    style, options = parts[0], parts[1:]
+    deck = DECK_FOR_GAME["bridge"]
+    seed, back = 0, None
+    for option in options:
+        key, _, value = option.partition("=")
+        if option in DECK_FOR_GAME:
+            deck = DECK_FOR_GAME[option]
+        elif key == "seed" and value.isdigit():
+            seed = int(value)
+        elif key == "back" and value in render.BACKS:
+            back = value
+        else:
+            raise SourceError(f"source {spec!r}: unknown option {option!r} (DECK is one of "
+                              f"{', '.join(DECK_FOR_GAME)}; seed=N; back=NAME)")
+    return VirtualCamera(deck.cards(), style, seed=seed, back=back)
+
+
+def open_source(spec: str) -> FrameSource:
+    """The source a user's ``--source`` text names (see the module docstring)."""
+    text = spec.strip()
+    if not text:
+        raise SourceError("source is empty: give a device index, file, URL, folder or virtual:")
+    if text.startswith("virtual:"):
+        return _virtual(text)
+    if text.isdigit():
+        return CaptureSource(int(text))
+    if "://" in text:
+        return CaptureSource(text)
+    path = Path(text)
+    if path.is_dir():
+        return FolderSource(path)
+    if path.is_file():
+        return CaptureSource(str(path))
+    raise SourceError(f"source {spec!r}: no such file or folder")

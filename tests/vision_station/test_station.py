@@ -1,0 +1,123 @@
+"""The read station: faces of every style read right, backs read down, an empty window reads
+none, and anything unclear is an abstention, never a guess."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.cards import ALL_CARDS, Suit, parse_card
+from scanner.vision import render
+from scanner.vision.index import NEUTRAL, WARM, ink_allows
+from scanner.vision.reading import Reading, read_card_image
+from scanner.vision.station import read_station
+
+# One card of every rank, spread over the four suits.
+SPREAD = [card for card in ALL_CARDS if card.rank.index % 4 == card.suit.index]
+SPREAD += [parse_card(t) for t in ("AH", "KC", "QS", "JD", "TC", "9H", "8S", "2D")]
+LETTERS = {"french": "french", "dutch": "dutch"}
+DEFAULT_STYLES = [s for s in render.STYLES if s not in render.PROFILE_ONLY_STYLES]
+
+
+def station(card, style, seed, **perturb):
+    return render.render_station_frame(card, style, seed=seed, perturb=perturb)
+
+
+@pytest.mark.parametrize("style", DEFAULT_STYLES)
+def test_rendered_cards_of_every_style_read_right(style):
+    letters = LETTERS.get(render.STYLES[style].letters)
+    wrong = []
+    for i, card in enumerate(SPREAD):
+        reading = read_station(station(card, style, 100 + i, noise=0.3, rotation=0.5),
+                               letters=letters)
+        if (reading.face, reading.card) != ("up", card):
+            wrong.append((str(card), reading))
+    assert not wrong
+
+
+def test_a_card_upside_down_reads_the_same():
+    for card in (parse_card("6D"), parse_card("9C"), parse_card("KH")):
+        flat = render.render_card(card, "standard", seed=1)
+        assert read_card_image(flat).card == card
+        assert read_card_image(flat[::-1, ::-1]).card == card
+
+
+@pytest.mark.parametrize("back", list(render.BACKS))
+def test_backs_read_as_down_and_never_as_a_face(back):
+    rng = np.random.default_rng(7)
+    for i, style in enumerate(render.STYLES):
+        frame = render.render_station_frame(None, style, seed=200 + i, back=back,
+                                            perturb=render.random_levels(rng, 0.5))
+        reading = read_station(frame)
+        assert reading.card is None
+        assert reading.face == "down", (style, reading)
+
+
+def test_an_empty_station_reads_none():
+    for seed in range(5):
+        frame = render.render_station_frame(None, "standard", seed=seed, empty=True,
+                                            perturb={"noise": 1.0, "lighting": 1.0})
+        assert read_station(frame) == Reading("none", None, 1.0)
+
+
+def test_a_black_frame_reads_none():
+    assert read_station(np.zeros((480, 640, 3), np.uint8)).face == "none"
+
+
+@pytest.mark.parametrize("style", ["standard", "club", "riviera"])
+def test_a_joker_reads_as_no_card(style):
+    for seed in range(3):
+        reading = read_station(station(None, style, seed))
+        assert reading.card is None
+
+
+def test_an_ambiguous_letter_abstains_until_the_letter_set_is_known():
+    # V is the jack in a French deck and the queen in a Dutch one.
+    french_jack = station(parse_card("JH"), "paris", 3)
+    assert read_station(french_jack).card is None
+    assert read_station(french_jack, letters="french").card == parse_card("JH")
+    dutch_queen = station(parse_card("QS"), "amsterdam", 3)
+    assert read_station(dutch_queen, letters="dutch").card == parse_card("QS")
+
+
+def test_an_erased_index_abstains_instead_of_guessing():
+    flat = render.render_card(parse_card("8S"), "standard", seed=0)
+    paper = flat[flat.shape[0] // 2, 5].copy()
+    for x0, y0, x1, y1 in render.index_boxes("standard"):
+        flat[y0:y1, x0:x1] = paper
+    reading = read_card_image(flat)
+    assert reading == Reading("up", None, reading.confidence)
+    assert reading.confidence < 0.5
+
+
+def test_one_corner_under_glare_still_reads_from_the_other():
+    flat = render.render_card(parse_card("4H"), "casino", seed=0)
+    x0, y0, x1, y1 = render.index_boxes("casino")[0]
+    flat[y0:y1, x0:x1] = 255
+    assert read_card_image(flat).card == parse_card("4H")
+
+
+def test_corners_that_disagree_abstain():
+    top = render.render_card(parse_card("5C"), "standard", seed=0)
+    other = render.render_card(parse_card("6C"), "standard", seed=0)
+    h = top.shape[0]
+    top[h // 2:] = other[h // 2:]
+    assert read_card_image(top).card is None
+
+
+def test_confidence_is_between_zero_and_one_and_high_for_a_clean_card():
+    reading = read_station(station(parse_card("TD"), "standard", 1))
+    assert reading.card == parse_card("TD")
+    assert 0.5 <= reading.confidence <= 1.0
+
+
+def test_reading_serialises_like_the_cli_contract():
+    assert Reading("up", parse_card("QH"), 0.98765).to_dict() == {
+        "face": "up", "card": "QH", "confidence": 0.9877}
+    assert Reading("down", None, 0.9).to_dict()["card"] is None
+
+
+def test_suit_ink_rules_out_a_suit_printed_in_another_colour():
+    assert not ink_allows(Suit.S, WARM)
+    assert not ink_allows(Suit.H, NEUTRAL)
+    assert ink_allows(Suit.C, NEUTRAL) and ink_allows(Suit.D, WARM)
