@@ -17,7 +17,7 @@ import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from ..vision.image_io import ImageFileError, load_image
-from ..vision.profile import DeckProfile, ProfileError
+from ..vision.profile import DeckProfile, ProfileError, load_profile
 from ..vision.table import read_single_card
 
 ImageReader = Callable[[np.ndarray, DeckProfile | None], dict[str, object]]
@@ -42,12 +42,10 @@ def add_profile_option(parser: argparse.ArgumentParser) -> None:
 def profile_from(args: argparse.Namespace) -> DeckProfile | None:
     if args.profile is None:
         return None
-    from ..vision.profile import load_profile  # V1's loader is landing; see the report
-
     try:
         return load_profile(Path(args.profile))
     except (ProfileError, OSError) as exc:
-        raise UsageError(f"--profile {args.profile}: {exc}") from None
+        raise UsageError(f"--profile: {exc}") from None
 
 
 def run_image_batch(paths: Sequence[str], reader: ImageReader,
