@@ -462,11 +462,29 @@ def rectify(image: np.ndarray, outline: np.ndarray,
         aspect = min(CARD_ASPECTS, key=lambda a: abs(a - measured))
         size = (round(RECTIFIED_HEIGHT * aspect), RECTIFIED_HEIGHT)
     width, height = size
+    image, outline = _card_region(image, outline, height)
     target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
                       np.float32)
     warp = cv2.getPerspectiveTransform(outline.astype(np.float32), target)
-    return cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_AREA,
+    return cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def _card_region(image: np.ndarray, outline: np.ndarray, height: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The part of the photo around the card, area-averaged down if the card is far larger
+    than ``height``: a perspective warp samples points, and sampling a big card down to
+    a small one would drop strokes of the index."""
+    x0, y0 = np.floor(outline.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 3
+    x0, y0 = max(x0, 0), max(y0, 0)
+    region = image[y0:y1, x0:x1]
+    outline = outline - np.array([x0, y0], np.float32)
+    shrink = 1.5 * height / float(_side_lengths(outline).max())
+    if shrink >= 1 or region.size == 0:
+        return region, outline
+    size = (max(1, round(region.shape[1] * shrink)), max(1, round(region.shape[0] * shrink)))
+    return cv2.resize(region, size, interpolation=cv2.INTER_AREA), outline * shrink
 
 
 def read_table(frame: np.ndarray, profile: DeckProfile | None = None) -> list[Detection]:
