@@ -1,12 +1,14 @@
 """The table view: find every card lying on a table in a photo, flatten it, and read it.
 
-Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``; rectification
-goes back to the full-resolution photo so a 12 MP picture gives the reader every pixel
-of the index. Two independent cues propose card outlines, because neither suffices
-alone: card stock brighter than its surroundings (finds white-bordered faces and backs
-on dark, wood and cloth tables) and closed edges (finds borderless backs and cards on
-light tables). A candidate must be a convex quadrilateral with a card's proportions
-that fills its outline; the reader then decides face, back, or abstain.
+Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``. Three independent
+cues propose card outlines, because none suffices alone: card stock brighter than its
+surroundings (white-bordered faces and backs on dark, wood and cloth tables), regions
+closed off by colour edges (cards on light tables), and regions dense with edges
+(borderless patterned backs). A candidate must be a convex quadrilateral with a card's
+proportions that fills its outline and whose every side is a real colour step. Each
+outline is then snapped to the card's edges in the full-resolution photo and the card
+rectified from there, so a 12 MP picture gives the reader every pixel of the index;
+the reader decides face, back, or abstain.
 """
 
 from __future__ import annotations
@@ -49,12 +51,12 @@ SNAP_FRAME_GAP = 0.025  # of the card's height: a printed frame lies closer than
 RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes anyway
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Detection:
     """One card found on the table: what the reader made of it and where it lies.
 
-    ``outline`` is four (x, y) points in the photo's pixels, clockwise, starting at the
-    top-left of the card held upright (portrait).
+    ``outline`` is four (x, y) points in the photo's pixels, clockwise on screen,
+    starting at a corner of one of the card's short sides.
     """
 
     face: str
