@@ -30,7 +30,7 @@ LOCATE_MAX_SIDE = 800
 ASPECT_RANGE = (0.42, 0.85)
 CARD_ASPECTS = (57 / 89, 63 / 89)
 MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
-MAX_CARD_AREA_FRACTION = 0.6
+MAX_CARD_AREA_FRACTION = 0.9  # a close-up of one card may nearly fill the photo
 MIN_FILL = 0.95  # contour area over quadrilateral area: a card misses only its rounded corners
 MAX_FILL = 1.04
 # Hull over quad: a blurred corner may bulge a little; two cards in one blob bulge a lot.
@@ -238,13 +238,19 @@ def refine_corners(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     return refined
 
 
-def rough_candidate(contour: np.ndarray, image_area: float) -> Candidate | None:
-    """A contour that might be a card: right size, four-sided hull, roughly card-shaped.
+def rough_candidate(contour: np.ndarray, shape: tuple[int, ...]) -> Candidate | None:
+    """A contour that might be a card: right size, clear of the photo's border, roughly
+    card-shaped.
 
-    Cheap checks only; ``confirm`` does the exact corner fit for the few that pass.
+    Cheap checks only; ``confirm`` does the exact corner fit for the few that pass. A
+    region touching the border is not a whole card (and may be the table itself).
     """
+    image_area = float(shape[0] * shape[1])
     area = cv2.contourArea(contour)
     if not MIN_CARD_AREA_FRACTION * image_area <= area <= MAX_CARD_AREA_FRACTION * image_area:
+        return None
+    x, y, w, h = cv2.boundingRect(contour)
+    if x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]:
         return None
     hull = cv2.convexHull(contour)
     (_, _), (w, h), _ = cv2.minAreaRect(hull)
@@ -302,10 +308,9 @@ def confirm(candidate: Candidate, image: np.ndarray) -> Candidate | None:
 
 def _candidates_from_mask(mask: np.ndarray) -> list[Candidate]:
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    image_area = float(mask.shape[0] * mask.shape[1])
     found = []
     for contour in contours:
-        candidate = rough_candidate(contour, image_area)
+        candidate = rough_candidate(contour, mask.shape)
         if candidate is not None:
             found.append(candidate)
     return found

@@ -8,9 +8,11 @@ import pytest
 from scanner.cards import parse_card
 from scanner.vision.scene import (
     BACKGROUNDS,
+    card_corners,
     cards_to_place,
     compose_scene,
     outline_matches,
+    paste_card,
 )
 from scanner.vision.table import locate_cards, portrait, rectify
 
@@ -64,6 +66,15 @@ def test_an_empty_table_has_no_cards(background):
 def test_outlines_are_in_full_resolution_pixels_of_a_large_photo():
     scene = scene_of("wood", seed=14, size=(4000, 3000), card_height=(550, 700))
     assert unmatched(scene, locate_cards(scene.image)) == []
+
+
+def test_a_close_up_card_filling_most_of_the_photo_is_found():
+    [item] = cards_to_place(CARDS[:1], "standard", seed=17)
+    photo = np.full((560, 400, 3), (50, 70, 110), np.uint8)
+    corners = card_corners((200, 280), 500, item.image.shape[1] / item.image.shape[0], 3.0)
+    paste_card(photo, item.image, item.mask, corners)
+    [outline] = locate_cards(photo)
+    assert outline_matches(outline, corners)
 
 
 def test_rectified_card_is_portrait_with_the_cards_proportions():
