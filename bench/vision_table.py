@@ -195,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fanned", type=int, default=20, help="fanned-hand scenes (default 20)")
     parser.add_argument("--latency-frames", type=int, default=10)
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # tables appear as they finish
 
     print(f"held-out styles {HELDOUT_STYLES} (tuning styles {TUNING_STYLES}); "
           f"seeds ≥ {EVAL_SEED_BASE}; {CARDS_PER_SCENE} cards per scene, "
