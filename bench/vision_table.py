@@ -11,8 +11,10 @@ A quarter of the cards lie face down, each on a random back. Counts per card:
 
   right     face up read as the true card, or face down read as down
   wrong     face up read as another card
-  down→face face down read as any face (must be zero)
-  abstain   found, but the reader named no card (costs a re-read, not a board)
+  down→face face down read as a named card (must be zero)
+  down→unread face down read as an unreadable face: an abstention, but one that would
+            report the card as exposed
+  abstain   face up and found, but the reader named no card (costs a re-read)
   missed    not found at all
 Extra detections that match no card are counted per condition as "extra".
 """
@@ -45,7 +47,7 @@ from scanner.vision.table import Detection, locate_cards, read_table
 EVAL_SEED_BASE = 100_000
 CARDS_PER_SCENE = 12
 FACE_DOWN_SHARE = 0.25
-OUTCOMES = ("right", "wrong", "down→face", "abstain", "missed", "extra")
+OUTCOMES = ("right", "wrong", "down→face", "down→unread", "abstain", "missed", "extra")
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,10 @@ def score(scene: Scene, detections: Sequence[Detection]) -> Counter[str]:
             continue
         match = unused.pop(key)
         if truth.face == "down":
-            tally["right" if match.face == "down" else "down→face"] += 1
+            if match.face == "down":
+                tally["right"] += 1
+            else:
+                tally["down→face" if match.card is not None else "down→unread"] += 1
         elif match.face == "up" and match.card is None:
             tally["abstain"] += 1
         elif match.face == "up" and match.card == truth.card:
@@ -124,10 +129,10 @@ def rate(tally: Counter[str], key: str) -> str:
 
 def print_table(title: str, rows: Iterable[tuple[str, Counter[str]]]) -> None:
     print(f"\n{title}")
-    print(f"{'':32} {'cards':>6} " + " ".join(f"{k:>9}" for k in OUTCOMES[:-1]) + "    extra")
+    print(f"{'':32} {'cards':>6} " + " ".join(f"{k:>11}" for k in OUTCOMES[:-1]) + "    extra")
     for label, tally in rows:
         cards = sum(tally[k] for k in OUTCOMES if k != "extra")
-        print(f"{label:32} {cards:6d} " + " ".join(f"{rate(tally, k):>9}" for k in OUTCOMES[:-1])
+        print(f"{label:32} {cards:6d} " + " ".join(f"{rate(tally, k):>11}" for k in OUTCOMES[:-1])
               + f" {tally['extra']:8d}")
 
 
