@@ -167,6 +167,8 @@ class Shoe:
         self._boot_id: int | None = None
         self._counts_this_boot = [0, 0, 0, 0]
         self._counts_earlier_boots = [0, 0, 0, 0]
+        # A restarted shoe acts on nothing until identified (PROTOCOL.md §2).
+        self._needs_identify = False
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -294,6 +296,7 @@ class Shoe:
                 f"cannot {message.name} while the shoe is {self.state.value}", self.machine,
                 resumable=False, kind="bad-state")
         before = self.state
+        self._identify_if_restarted()
         if rule.running is not None:
             self._enter(rule.running)
         self.counters.actions += 1
@@ -317,6 +320,14 @@ class Shoe:
         else:
             self.refresh()
         return result
+
+    def _identify_if_restarted(self) -> bool:
+        """Identify a shoe that restarted since this host last did; True if it was needed."""
+        if not self._needs_identify:
+            return False
+        self._needs_identify = False
+        self._query("identify")
+        return True
 
     def _back_to_running(self, message: Message) -> None:
         """A status taken mid-action shows the state before it; the action is still ours."""
@@ -431,7 +442,11 @@ class Shoe:
             pending.next_send = time.monotonic() + self.timing.retransmit_initial
             return None
         if shoe_seq == pending.seq:
+            # Not accepted: perhaps a restart this host has already seen but not yet
+            # answered with an identify (it may have been noticed by a status query).
             pending.acked = False
+            if self._identify_if_restarted():
+                raise _Resend(self._seq)
             self._back_to_running(pending.message)
             self._send(pending.block)
             pending.next_send = time.monotonic() + pending.retransmit_s
@@ -449,7 +464,7 @@ class Shoe:
             return _synthetic_done(pending.seq, spec_id)
         # A restarted shoe acts on nothing until it has been identified (PROTOCOL.md §2), so
         # the old block, should it still be on the wire, cannot feed or drop a card again.
-        self._query("identify")
+        self._identify_if_restarted()
         shoe_seq = self._seq
         if name == "route" and not at_station:
             pocket = POCKET_NAMES[pending.message["pocket"]]
@@ -485,6 +500,7 @@ class Shoe:
             self._counts_earlier_boots[i] += n
         self._counts_this_boot = [0, 0, 0, 0]
         self.counters.resets_seen += 1
+        self._needs_identify = True
         self.on_event(MachineFault("reset", f"the shoe restarted (boot {self._boot_id} → "
                                    f"{new_boot_id})", self.state.value),
                       f"reset:{new_boot_id}")
