@@ -20,18 +20,16 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..audit import audit_boards
 from ..cards import BRIDGE_52, SEATS, Seat
-from ..events import AuditResult
 from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.dealing import deck_check_for
 from ..shoe.driver import Shoe
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import VirtualCamera
-from .board import Board
 from .dealset import generate
 from .predeal import DEALT, Predeal, Step
+from .set_audit import audit_event
 from .shoe_source import ShoeReadback, verify_through_shoe
 
 
@@ -162,14 +160,3 @@ class BridgeDemo:
         if wrong in in_board:
             in_board[wrong][Seat.E].append(in_board[wrong][Seat.N].pop())
         return in_board
-
-
-def audit_event(boards: list[Board]) -> AuditResult:
-    """The set's hands audited (two-sided, per-board figures withheld): the page's line."""
-    hands = [[list(hand) for hand in board.complete_hands()] for board in boards]
-    report = audit_boards(hands, [board.number for board in boards], hide_hands=True)
-    verdict = report.verdict
-    return AuditResult(report.alarm, report.false_alarm_rate, len(report.tests),
-                       verdict.rule if verdict else "Law 6E4",
-                       verdict.evidence if verdict else "", verdict.remedy if verdict else "")
-

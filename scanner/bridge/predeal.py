@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..cards import BRIDGE_52, SEATS
-from ..events import BoardResult, BoardStarted, HandStarted
+from ..events import AuditResult, BoardResult, BoardStarted, HandStarted
 from ..history import DealHistory
 from ..log import EventLog
 from ..shoe.cameras import CameraError
@@ -39,6 +39,7 @@ from ..shoe.virtual_camera import StationCamera
 from ..vision.reading import Reading
 from .board import Board
 from .repeats import record, repeat_flag
+from .set_audit import audit_event
 
 RULE_COPIES = "Law 6F"
 KEY_PREFIX = "predeal:"
@@ -180,6 +181,13 @@ class Predeal:
             if outcome.status != DEALT:
                 break
         return outcomes
+
+    def log_audit(self) -> AuditResult:
+        """The set's shuffle audit, logged once per set for the page (Law 6E4)."""
+        event = audit_event(self.boards)
+        digest = hashlib.sha256("".join(sorted(map(board_identity, self.boards))).encode())
+        self.log.append(event, key=f"{KEY_PREFIX}audit:{digest.hexdigest()[:16]}")
+        return event
 
     def deal_copy(self, step: Step) -> CopyOutcome:
         """Deal one copy, or resume it at the exact card, or skip it when the log says it is

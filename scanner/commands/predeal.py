@@ -100,11 +100,15 @@ def run(args: argparse.Namespace) -> int:
         except NoGoAhead as exc:
             _print(_summary(outcomes, args, log.session, "stopped", str(exc)))
             raise UsageError(str(exc)) from None
-    status = "complete" if len(outcomes) == len(boards) * args.copies and all(
-        o["status"] == "dealt" for o in outcomes) else outcomes[-1]["status"]
-    if outcomes and all(o.get("note") for o in outcomes):
-        status = "already-dealt"
-    _print(_summary(outcomes, args, session=log.session, status=status))
+        status = "complete" if len(outcomes) == len(boards) * args.copies and all(
+            o["status"] == "dealt" for o in outcomes) else outcomes[-1]["status"]
+        if outcomes and all(o.get("note") for o in outcomes):
+            status = "already-dealt"
+        summary = _summary(outcomes, args, session=log.session, status=status)
+        if status == "complete":
+            summary["audit"] = predeal.log_audit().to_dict()
+            summary["audit"].pop("type")
+    _print(summary)
     return 0
 
 
@@ -121,6 +125,8 @@ def _boards(args: argparse.Namespace) -> list:
         raise UsageError(f"--show-hands: {args.set} is Sealed; its hands are for blind "
                          "pre-dealing only")
     by_number = loaded.by_number()
+    if not by_number:
+        raise UsageError(f"{args.set}: no boards in the set; nothing to deal")
     if numbers is None:
         return [by_number[n] for n in sorted(by_number)]
     missing = [n for n in numbers if n not in by_number]

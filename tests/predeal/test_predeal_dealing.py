@@ -106,6 +106,15 @@ def test_blind_mode_names_no_card_on_stdout_or_stderr(dealt):
     assert not CARD_TOKEN.findall(dealt.done.stdout + dealt.done.stderr)
 
 
+def test_law_6e4_a_complete_run_logs_the_sets_shuffle_audit(dealt):
+    summary = json_lines(dealt.done.stdout)[-1]
+    assert summary["audit"]["false_alarm_rate"] > 0 and summary["audit"]["tests"] > 0
+    with sqlite3.connect(dealt.db) as conn:
+        (count,) = conn.execute("SELECT COUNT(*) FROM events WHERE type = 'audit-result'"
+                                ).fetchone()
+    assert count == 1
+
+
 def test_a_copy_already_dealt_is_not_dealt_again(dealt):
     again = tablescan(*dealt.args, env=dealt.env)
     assert again.returncode == 0, again.stderr
