@@ -110,7 +110,7 @@ def test_a_link_that_goes_away_for_two_seconds_mid_deck_is_survived(
 
 
 @pytest.mark.parametrize("shoe_target", FIRMWARE, indirect=True)
-@pytest.mark.parametrize("delay", [0.0, 0.002, 0.005, 0.02])
+@pytest.mark.parametrize("delay", [0.0, 0.002])
 def test_a_firmware_reset_mid_deck_stops_precisely_or_completes_and_a_resume_finishes(
         shoe_target, run_deal, logged_deliveries, tmp_path, delay):
     running, cards = shoe_target
