@@ -16,6 +16,9 @@ from collections.abc import Sequence
 
 from . import __version__, commands
 
+DESCRIPTION = ("A companion for a real card table: reads every card as it is dealt, checks the "
+               "deal against the table's redeal rules, and shows auction, meld and verdicts. "
+               "JSON on stdout; exit 2 on unusable input.")
 EXIT_OK = 0
 EXIT_UNAVAILABLE = 1
 EXIT_BAD_INPUT = 2
@@ -26,7 +29,7 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tablescan", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="tablescan", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"tablescan {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
