@@ -44,6 +44,7 @@ EDGE_SAMPLES = 24  # points sampled along each side
 EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
 EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
 MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
+CLEARLY_STRONGER = 0.25  # edge support by which a smaller outline inside beats a larger
 SNAP_SAMPLES = 16  # normals per side when snapping an outline to the card's edge
 SNAP_REACH = (0.03, 0.05)  # of the card's height: how far inside and outside to look
 SNAP_MIN_STEP = 12.0  # grey levels over one pixel that count as an edge
@@ -326,16 +327,24 @@ def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candida
 
     Each card is proposed by several cues, and a card's printed frame or a back's inner
     panel is card-shaped too; anything centred inside a confirmed card is that card.
+    Unless its edges are clearly stronger: then the larger outline had swallowed some of
+    the table (a neighbour, a shadow, a crumb), and the smaller one is the card.
     """
-    kept: list[Candidate] = []
+    kept: list[tuple[Candidate, float]] = []
     for candidate in sorted(candidates, key=lambda c: -c.area):
         centre = candidate.outline.mean(axis=0)
-        if any(_contains(other, centre) for other in kept):
+        holder = next((i for i, (other, _) in enumerate(kept) if _contains(other, centre)), None)
+        if holder is not None and kept[holder][1] >= 1 - CLEARLY_STRONGER:
             continue
         confirmed = confirm(candidate, image)
-        if confirmed is not None:
-            kept.append(confirmed)
-    return kept
+        if confirmed is None:
+            continue
+        support = edge_support(image, confirmed.outline)
+        if holder is None:
+            kept.append((confirmed, support))
+        elif support >= kept[holder][1] + CLEARLY_STRONGER:
+            kept[holder] = (confirmed, support)
+    return [candidate for candidate, _ in kept]
 
 
 def _openings(mask: np.ndarray) -> list[np.ndarray]:
