@@ -24,7 +24,7 @@ from .profile import DeckProfile
 from .reading import Reading, read_card_image
 from .station import read_station
 
-LOCATE_MAX_SIDE = 800
+LOCATE_MAX_SIDE = 640
 # Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
 # 63/89 = 0.71; perspective can push either way.
 ASPECT_RANGE = (0.42, 0.85)

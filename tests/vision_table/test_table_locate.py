@@ -43,8 +43,6 @@ def test_a_borderless_back_is_found_on_a_plain_table():
     assert unmatched(scene, locate_cards(scene.image)) == []
 
 
-@pytest.mark.xfail(strict=True, reason="known limit: a fine borderless back beside strong wood "
-                   "grain merges with the grain at the 800 px locating scale")
 def test_a_borderless_back_is_found_beside_strong_wood_grain():
     items = cards_to_place(CARDS, "standard", seed=11,
                            backs=[None, None, None, None, None, "checker-navy", None, None])
