@@ -57,6 +57,7 @@ class TimedOperator:
         self.sim, self.folder = sim, folder
         self.started: dict[int, float] = {}
         self.ended: dict[int, float] = {}
+        self.placed: dict[int, tuple[int, float]] = {}
 
     def load_deck(self, step: Step) -> None:
         import random
@@ -73,11 +74,18 @@ class TimedOperator:
     def progress(self, step: Step, cards_done: int) -> None:
         now = time.perf_counter()
         self.started.setdefault(step.position, now)
+        self.placed[step.position] = (cards_done, now)
         if cards_done == BRIDGE_52.size:
             self.ended[step.position] = now
 
+    def seconds_per_card(self) -> float | None:
+        """Over every card placed, finished boards or not (a stopped run still measures)."""
+        cards = sum(n for n, _ in self.placed.values())
+        spent = sum(t - self.started[p] for p, (_, t) in self.placed.items())
+        return spent / cards if cards else None
 
-def seconds_per_board(camera_kind: str, boards: int) -> tuple[list[float], str]:
+
+def seconds_per_board(camera_kind: str, boards: int) -> tuple[list[float], str, float | None]:
     with Simulator(motion_s=0.0) as sim, tempfile.TemporaryDirectory() as tmp:
         shoe = Shoe(sim.serial_url)
         shoe.connect()
@@ -94,7 +102,7 @@ def seconds_per_board(camera_kind: str, boards: int) -> tuple[list[float], str]:
     last = outcomes[-1]
     status = last.status if last.deal is None or last.status == "dealt" else \
         f"{last.status}: {last.deal.reason}"
-    return times, status
+    return times, status, operator.seconds_per_card()
 
 
 def fold_ms(repeats: int = 7) -> float:
@@ -118,8 +126,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=3)
     args = parser.parse_args()
-    base, base_status = seconds_per_board("truth", args.boards)
-    real, real_status = seconds_per_board("virtual", args.boards)
+    base, base_status, base_card = seconds_per_board("truth", args.boards)
+    real, real_status, real_card = seconds_per_board("virtual", args.boards)
     base_median = statistics.median(base) if base else float("nan")
     print(f"baseline (loop + protocol + durable log, no vision): median "
           f"{base_median:.2f} s per board over {len(base)} board(s) [{base_status}]")
@@ -130,6 +138,10 @@ def main() -> None:
               f"[{real_status}]")
     else:
         print(f"virtual camera: no board completed [{real_status}]")
+    if real_card and base_card:
+        print(f"per card placed: virtual camera {real_card * 1000:.0f} ms, baseline "
+              f"{base_card * 1000:.0f} ms ({real_card / base_card:.1f}x); at that rate a board "
+              f"takes {real_card * BRIDGE_52.size:.1f} s")
     print("reference: Duplimate about 5-7 s per board (10-12 s a cycle with handling)")
     print(f"bridge view refold of a 32-board x 2-copy log (6784 events): median "
           f"{fold_ms():.1f} ms")
