@@ -24,13 +24,13 @@ import numpy as np
 
 from scanner.cards import ALL_CARDS, Card
 from scanner.vision import render
+from scanner.vision.glyphs import LETTER_SET_MEANINGS
 from scanner.vision.perturb import ALL_PERTURBATIONS
 from scanner.vision.profile import DeckProfile
 from scanner.vision.station import read_station
 from scanner.vision.train_glyphs import build
 
 BENCH_SEED = 900_000  # far from the training (31 000) and calibration (52 000) seeds
-LETTERS = {"french": "french", "dutch": "dutch"}
 
 
 @dataclass
@@ -75,7 +75,10 @@ def _frames(style: str, count: int, seed: int, levels_for: str | None
 
 
 def _letters(style: str) -> str | None:
-    return LETTERS.get(render.STYLES[style].letters)
+    """The letter set the reader is told, as a shoe is set up for its decks; None for a set
+    the shipped model does not know (only a learnt profile reads those)."""
+    letters = render.STYLES[style].letters
+    return letters if letters in LETTER_SET_MEANINGS else None
 
 
 def by_style(styles: Iterable[str], count: int, model: DeckProfile | None = None

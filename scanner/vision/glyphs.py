@@ -149,29 +149,43 @@ class GlyphModel:
                                       self.template_labels() + other.template_labels(),
                                       self.thresholds)
 
-    def best_by_meaning(self, feature: np.ndarray, letters: str | None,
-                        excluded: frozenset[Meaning] = frozenset()
-                        ) -> list[tuple[Meaning, float]]:
-        """Every meaning but the excluded ones, with the similarity of its closest template,
-        best first."""
-        per_label = np.maximum.reduceat(self.features @ feature, self.starts)
+    def label_similarities(self, features: np.ndarray) -> np.ndarray:
+        """For each feature row, the similarity of the closest template of every label."""
+        sims = np.atleast_2d(features) @ self.features.T
+        return np.maximum.reduceat(sims, self.starts, axis=1)
+
+    def rank_meanings(self, label_sims: np.ndarray, letters: str | None,
+                      excluded: frozenset[Meaning] = frozenset()
+                      ) -> list[tuple[Meaning, float]]:
+        """Every meaning but the excluded ones, with its best similarity, best first."""
         best: dict[Meaning, float] = {}
-        for meaning, sim in zip(meanings(self.labels, letters), per_label.tolist(), strict=True):
+        for meaning, sim in zip(meanings(self.labels, letters), label_sims.tolist(),
+                                strict=True):
             if meaning == NOT_IN_SET or meaning in excluded:
                 continue
             if sim > best.get(meaning, -2.0):
                 best[meaning] = sim
         return sorted(best.items(), key=lambda kv: kv[1], reverse=True)
 
+    def best_by_meaning(self, feature: np.ndarray, letters: str | None,
+                        excluded: frozenset[Meaning] = frozenset()
+                        ) -> list[tuple[Meaning, float]]:
+        return self.rank_meanings(self.label_similarities(feature)[0], letters, excluded)
+
     def classify(self, feature: np.ndarray, threshold_kind: str, letters: str | None = None,
                  excluded: frozenset[Meaning] = frozenset()) -> GlyphMatch:
+        return self.decide(self.label_similarities(feature)[0], threshold_kind, letters,
+                           excluded)
+
+    def decide(self, label_sims: np.ndarray, threshold_kind: str, letters: str | None = None,
+               excluded: frozenset[Meaning] = frozenset()) -> GlyphMatch:
         """The meaning of one glyph, with a confidence; ``meaning`` is None when abstaining.
 
         ``threshold_kind`` is one of ``THRESHOLD_KINDS``; ``excluded`` meanings are ruled
         out by other evidence (a red pip is no spade).
         """
         kind = Rank if threshold_kind == "rank" else Suit
-        ranked = self.best_by_meaning(feature, letters, excluded)
+        ranked = self.rank_meanings(label_sims, letters, excluded)
         (meaning, sim), runner_up = ranked[0], ranked[1][1] if len(ranked) > 1 else -1.0
         margin = sim - runner_up
         confidence = self.confidence(threshold_kind, sim, margin)

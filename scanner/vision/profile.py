@@ -10,6 +10,7 @@ reads that design, whatever its letters or font.
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from .index import FEATURE_SIZE, canonical, read_corners
 from .pips import centre_pips
 
 PROFILE_FORMAT = 1
+LEARNT_PREFIXES = ("rank:", "suit:")  # the shipped junk templates are added at load time
 COURTS = (Rank.K, Rank.Q, Rank.J)  # their picture holds letters and art besides the pip
 
 
@@ -37,12 +39,13 @@ class DeckProfile:
     model: GlyphModel
 
     def save(self, path: Path) -> None:
-        path = Path(path)
-        with path.open("wb") as fh:
+        labels = self.model.template_labels()
+        learnt = [i for i, label in enumerate(labels) if label.startswith(LEARNT_PREFIXES)]
+        with Path(path).open("wb") as fh:
             np.savez_compressed(
                 fh, format=np.array(PROFILE_FORMAT), deck=np.array(self.deck),
-                features=self.model.features.astype(np.float16),
-                labels=np.array(self.model.template_labels()))
+                features=self.model.features[learnt].astype(np.float16),
+                labels=np.array([labels[i] for i in learnt]))
 
 
 def learn_order(deck: DeckSpec) -> list[Card]:
@@ -70,7 +73,7 @@ def load_profile(path: str | Path) -> DeckProfile:
             labels = [str(x) for x in data["labels"]]
     except FileNotFoundError:
         raise ProfileError(f"profile {path}: no such file") from None
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise ProfileError(f"profile {path}: not a tablescan deck profile ({exc})") from None
     if version != PROFILE_FORMAT:
         raise ProfileError(f"profile {path}: format {version}, this reader knows "
@@ -78,7 +81,7 @@ def load_profile(path: str | Path) -> DeckProfile:
     if features.ndim != 2 or features.shape[1] != FEATURE_SIZE or len(labels) != len(features):
         raise ProfileError(f"profile {path}: templates have shape {features.shape} for "
                            f"{len(labels)} labels; expected (n, {FEATURE_SIZE})")
-    bad = sorted({lb for lb in labels if not lb.startswith(("rank:", "suit:"))})
+    bad = sorted({lb for lb in labels if not lb.startswith(LEARNT_PREFIXES)})
     if bad:
         raise ProfileError(f"profile {path}: unknown template labels {bad}")
     return DeckProfile(deck, _profile_model(features, labels))

@@ -17,7 +17,7 @@ from ..cards import Card, Suit
 from .backside import back_confidence
 from .glyphs import GlyphMatch, GlyphModel, default_model
 from .index import canonical, read_corners, suits_ruled_out
-from .pips import Pip, centre_pips
+from .pips import centre_pips
 from .profile import DeckProfile
 
 Face = Literal["up", "down", "none"]
@@ -47,10 +47,20 @@ def _agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
     return GlyphMatch(best.meaning, best.similarity, best.margin, 1.0 - doubt)
 
 
-def _pip_match(pip: Pip, model: GlyphModel, excluded: frozenset[Suit]) -> GlyphMatch:
+def _pip_matches(card: np.ndarray, model: GlyphModel, excluded: frozenset[Suit]
+                 ) -> list[GlyphMatch]:
     """A pip whose way up is unknown counts in the orientation that matches best."""
-    looks = [model.classify(f, "pip", None, excluded) for f in pip.features]
-    return max(looks, key=lambda m: m.similarity)
+    pips = centre_pips(card)
+    if not pips:
+        return []
+    sims = model.label_similarities(np.array([f for p in pips for f in p.features]))
+    matches, row = [], 0
+    for pip in pips:
+        looks = [model.decide(sims[row + k], "pip", None, excluded)
+                 for k in range(len(pip.features))]
+        matches.append(max(looks, key=lambda m: m.similarity))
+        row += len(pip.features)
+    return matches
 
 
 def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
@@ -59,17 +69,19 @@ def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
                if c.clean and c.rank is not None and c.suit is not None]
     if not corners:
         return None, 0.0
-    ranks = [model.classify(c.rank, "rank", letters) for c in corners]
-    suits = [model.classify(c.suit, "suit", letters, suits_ruled_out(c.suit_ink))
-             for c in corners]
-    ink_ruled_out = suits_ruled_out(corners[0].suit_ink)
-    pips = [_pip_match(p, model, ink_ruled_out) for p in centre_pips(card)]
+    sims = model.label_similarities(np.array([f for c in corners for f in (c.rank, c.suit)]))
+    ranks = [model.decide(sims[2 * i], "rank", letters) for i in range(len(corners))]
+    suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink))
+             for i, c in enumerate(corners)]
     rank = _agreed(ranks)
-    # The large pips in the middle outvote a doubtful index pip, but never contradict a
-    # confident one: a disagreement means something is wrong, so nobody knows.
-    suit = _agreed(suits + pips)
+    suit = _agreed(suits)
+    if rank is not None and (suit is None or len(corners) < 2):
+        # The large pips in the middle settle a doubtful index pip, and check a lone
+        # corner; they never overrule a confident index: a disagreement means nobody knows.
+        suits += _pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
+        suit = _agreed(suits)
     if rank is None or suit is None:
-        if any(m.meaning is not None for m in ranks + suits + pips):
+        if any(m.meaning is not None for m in ranks + suits):
             return None, 0.25
         return None, max(m.confidence for m in ranks + suits)
     return Card(rank.meaning, suit.meaning), min(rank.confidence, suit.confidence)

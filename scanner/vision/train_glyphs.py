@@ -32,7 +32,7 @@ TRAIN_SEED = 31_000
 CALIBRATION_SEED = 52_000
 LETTER_SETS = ("english", "french", "german", "dutch")
 LETTER_RANKS = (Rank.A, Rank.K, Rank.Q, Rank.J, Rank.T)
-JUNK_TEXT = ("O", "E", "N", "X", "*", "S", "Z")
+JUNK_TEXT = ("E", "N", "X", "*", "Z")  # no O or S: too close to Q and 5
 TRAIN_STRENGTH = 0.6
 NEAR_DUPLICATE = 0.975
 SAFETY = 1.3  # calibrated margin threshold = worst wrong margin seen × SAFETY
@@ -75,16 +75,22 @@ def _frame(sample: Sample, upside_down: bool | None = False) -> np.ndarray:
 
 
 COURT_PIP_AT = (0.5, 0.533)  # where render puts the pip in a court card's picture
+COURT_LETTERS_AT = (0.295, 0.705)  # and the rows of its big letters
+NEAR = 0.05  # a shape this close (in card widths/heights) is the one drawn there
 
 
-def _labelled_pips(card: np.ndarray, truth: Card) -> Iterator[tuple[np.ndarray, str]]:
-    """Middle pips of an upright card; in a court card only the picture's pip is a pip."""
+def _labelled_pips(card: np.ndarray, truth: Card, style: render.DeckStyle
+                   ) -> Iterator[tuple[np.ndarray, str]]:
+    """Middle pips of an upright card. A court card's picture holds one pip; the other
+    shapes there are its big rank letters, which are rank glyphs, not junk."""
     pips = centre_pips(card)
-    if truth.rank in render.COURT_RANKS and pips:
-        pip = min(pips, key=lambda p: np.hypot(p.centre[0] - COURT_PIP_AT[0],
-                                               p.centre[1] - COURT_PIP_AT[1]))
-        for other in pips:
-            yield other.features[0], f"p:{truth.suit.value}" if other is pip else "x:junk"
+    if truth.rank in render.COURT_RANKS:
+        for shape in pips:
+            x, y = shape.centre
+            if np.hypot(x - COURT_PIP_AT[0], y - COURT_PIP_AT[1]) < NEAR:
+                yield shape.features[0], f"p:{truth.suit.value}"
+            elif any(abs(y - at) < NEAR for at in COURT_LETTERS_AT):
+                yield shape.features[0], f"r:{style.glyph(truth.rank)}"
         return
     for pip in pips:
         yield pip.features[0], f"p:{truth.suit.value}"
@@ -106,7 +112,7 @@ def _labelled_glyphs(sample: Sample) -> Iterator[tuple[np.ndarray, str]]:
             yield corner.rank, f"r:{sample.style.glyph(sample.card.rank)}"
             yield corner.suit, f"s:{sample.card.suit.value}"
     if sample.card is not None and sample.back is None:
-        yield from _labelled_pips(canonical(card), sample.card)
+        yield from _labelled_pips(canonical(card), sample.card, sample.style)
 
 
 def _junk_letters(styles: tuple[str, ...]) -> Iterator[tuple[np.ndarray, str]]:
