@@ -12,13 +12,15 @@ import secrets
 import sys
 from pathlib import Path
 
+from ..cards import CardError, Seat, parse_seat
 from ..cli import UsageError
 from ..live import LiveTable
 from ..log import EventLog, LogError
 from ..paths import default_db_path
-from ..pinochle.live_game import PinochleGame
+from ..pinochle.live_game import DEFAULT_NAMES, DEMO_MODES, PinochleGame
 
 SERVER_THREADS = 32
+GAMES = ("pinochle", "bridge")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--session", help="sitting to resume (default: the latest, or a new one)")
     parser.add_argument("--new-session", action="store_true", help="start a new sitting")
     parser.add_argument("--pin", help="operator PIN (default: a random one, printed on stderr)")
+    parser.add_argument("--game", choices=GAMES, default="pinochle",
+                        help="pinochle: the home table (default); bridge: a set of boards "
+                             "pre-dealt and verified at the shoe")
+    parser.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
+                        help="a player's name, e.g. --name N=Ann (repeat for each seat)")
+    parser.add_argument(
+        "--demo", nargs="?", const="auto", choices=DEMO_MODES,
+        help="deal hands through a simulated shoe and the virtual camera: 'auto' (default) "
+             "with scripted players, 'deal' to play the dealt hands from the page")
     parser.set_defaults(func=run)
 
 
@@ -40,25 +51,50 @@ def run(args: argparse.Namespace) -> int:
 
     from webui import create_app
 
+    from ..bridge.live_demo import BridgeDemo
+    from ..bridge.live_set import BridgeSetGame
+    from ..pinochle.live_demo import PinochleDemo
+
     db = args.db or default_db_path()
     session = _session_to_use(db, args.session, args.new_session)
     pin = args.pin or f"{secrets.randbelow(10**6):06d}"
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise UsageError(f"--pin must be 4 to 12 digits, not {pin!r}")
+    game = BridgeSetGame() if args.game == "bridge" else PinochleGame(names=_names(args.name))
     try:
-        table = LiveTable(lambda: EventLog(db, session=session), PinochleGame())
+        table = LiveTable(lambda: EventLog(db, session=session), game)
     except LogError as exc:
         raise UsageError(str(exc)) from None
-    app = create_app(table, pin=pin, title="tablescan — pinochle")
+    app = create_app(table, pin=pin, title=f"tablescan — {args.game}")
     server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
     url = f"http://{args.host}:{server.effective_port}/"
     print(f"tablescan: serving {url} (log {db}, sitting {table.session})", file=sys.stderr)
     print(f"tablescan: operator PIN {pin}", file=sys.stderr)
+    demo = None
+    if args.demo and args.game == "bridge":
+        demo = BridgeDemo(table, db).start()
+    elif args.demo:
+        demo = PinochleDemo(table, game, db, mode=args.demo).start()
     try:
         server.run()
     finally:
+        if demo is not None:
+            demo.stop()
         table.close()
     return 0
+
+
+def _names(pairs: list[str]) -> dict[Seat, str]:
+    names = dict(DEFAULT_NAMES)
+    for pair in pairs:
+        seat, sep, name = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--name {pair!r}: expected SEAT=NAME, e.g. N=Ann")
+        try:
+            names[parse_seat(seat)] = name.strip()[:40]
+        except CardError as exc:
+            raise UsageError(f"--name {pair!r}: {exc}") from None
+    return names
 
 
 def _session_to_use(db: Path, named: str | None, new: bool) -> str | None:

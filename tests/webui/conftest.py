@@ -31,3 +31,16 @@ def operator(app) -> FlaskClient:
     client = app.test_client()
     assert post(client, "/login", {"pin": PIN}).status_code == 200
     return client
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright (no browser download, ever)."""
+    from browser_support import CHROMIUM_ARGS, chromium_path
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -156,7 +156,7 @@ function renderBanner(banner) {
   const box = document.getElementById("banner");
   if (!banner) { box.hidden = true; return; }
   replace(box, el("strong", `${banner.title || banner.status}`), el("span", `${banner.rule}: ${banner.reason} `),
-    el("span", `Remedy: ${banner.remedy}`));
+    el("span", `Remedy: ${banner.remedy}`, "remedy"));
   box.hidden = false;
 }
 

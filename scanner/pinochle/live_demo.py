@@ -1,0 +1,191 @@
+"""The demo table behind `tablescan serve --demo`: the whole pipeline, with scripted players.
+
+Each hand is shuffled with the OS's secure RNG and loaded into the simulated shoe. The shoe
+feeds every card to its read station, where the virtual camera renders it as a frame and the
+vision reader reads it; the dealing loop routes it to the seat the pinochle deal order says
+and logs it. The page follows the log, so what it shows is what the log acknowledged. Scripted
+players then bid, the declarer names the trump that melds best, the hand is played out by a
+simple trick-taking strategy, and the counters are entered like an operator would. Now and
+then a card is reported exposed mid-deal, and the table sees the redeal ruling and the
+same dealer deal again.
+"""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cards import PINOCHLE_48, Card, Seat
+from ..events import HandStarted
+from ..live import LiveTable
+from ..log import EventLog
+from ..shoe.deal_plan import LiveDeal
+from ..shoe.dealing import deal_deck
+from ..shoe.driver import Shoe
+from ..shoe.simulator import Simulator
+from ..shoe.virtual_camera import VirtualCamera
+from ..vision.deckcheck import DeckCheck
+from .auction import Auction
+from .bidders import scripted_call
+from .live_game import DEMO_MODES, REDEAL_STATUSES, PinochleGame, hand_verdict
+from .meld import best_trump
+from .play import play_hand
+from .scoring import SIDES
+
+
+@dataclass(frozen=True)
+class DemoPace:
+    """How fast the demo moves, so a person can follow it (tests set everything near zero)."""
+
+    card_motion_s: float = 0.04
+    call_s: float = 0.8
+    pause_s: float = 3.0
+    expose_every: int = 4
+
+
+WAITING_FOR_A_DEAL = ("scored", "thrown-in", "redeal")
+
+
+class PinochleDemo:
+    """Deals pinochle hands through the simulated shoe onto a live table until stopped.
+
+    ``mode="auto"``: scripted players bid, declare, play and score, and every
+    ``expose_every``-th hand a card is reported exposed mid-deal. ``mode="deal"``: the shoe
+    deals each hand and the operator plays it from the page.
+    """
+
+    def __init__(self, table: LiveTable, game: PinochleGame, db: Path, mode: str = "auto",
+                 pace: DemoPace = DemoPace()) -> None:
+        if mode not in DEMO_MODES:
+            raise ValueError(f"demo mode must be one of {DEMO_MODES}, not {mode!r}")
+        self.table = table
+        self.game = game
+        self.db = db
+        self.mode = mode
+        self.pace = pace
+        self._stop = threading.Event()
+        self._rng = secrets.SystemRandom()
+        self._thread = threading.Thread(target=self._run, name="tablescan-demo", daemon=True)
+        self._deals = 0
+        self.error: BaseException | None = None
+
+    def start(self) -> PinochleDemo:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        try:
+            with Simulator(motion_s=self.pace.card_motion_s).start() as sim, \
+                    EventLog(self.db, session=self.table.session) as log, \
+                    tempfile.TemporaryDirectory() as tmp:
+                shoe = Shoe(sim.serial_url)
+                shoe.connect()
+                camera = VirtualCamera(sim.control_address)
+                try:
+                    while not self._stop.is_set():
+                        self._step(sim, shoe, camera, log, Path(tmp))
+                finally:
+                    camera.close()
+                    shoe.close()
+        except BaseException as exc:
+            self.error = exc  # the page keeps serving; `serve` reports it on the console
+            raise
+
+    def _wait(self, seconds: float) -> bool:
+        return not self._stop.wait(seconds)
+
+    def _step(self, sim: Simulator, shoe: Shoe, camera: VirtualCamera, log: EventLog,
+              tmp: Path) -> None:
+        hand = self.table.state.hand
+        if hand is None or hand.phase in WAITING_FOR_A_DEAL:
+            if hand is not None and not self._wait(self.pace.pause_s):
+                return
+            self._deal(sim, shoe, camera, log, tmp)
+        elif self.mode == "auto":
+            self._play_scripted()
+        else:
+            self._wait(0.05)
+
+    def _play_scripted(self) -> None:
+        verdict = hand_verdict(self.table.state)
+        if verdict and verdict["status"] in REDEAL_STATUSES:
+            if self._wait(self.pace.pause_s):
+                self.table.act("redeal", {})
+            return
+        self._auction()
+        self._declare_and_play()
+
+    def _deal(self, sim: Simulator, shoe: Shoe, camera: VirtualCamera, log: EventLog,
+              tmp: Path) -> None:
+        state = self.table.state
+        dealer = state.next_dealer or self.game.first_dealer
+        self._deals += 1
+        deck = PINOCHLE_48.cards()
+        self._rng.shuffle(deck)
+        deck_file = tmp / f"deal-{self._deals}.txt"
+        deck_file.write_text("".join(f"{card}\n" for card in deck))
+        sim.control(f"deck {deck_file}")
+        shoe.clear_counts()
+        exposer = None
+        if self.mode == "auto" and self.pace.expose_every and \
+                self._deals % self.pace.expose_every == 0:
+            exposer = threading.Thread(target=self._expose_midway, args=(deck[0], dealer),
+                                       name="tablescan-demo-exposure", daemon=True)
+            exposer.start()
+        hand = HandStarted("pinochle", dealer, self.game.packet, self.table.session)
+        result = deal_deck(shoe, camera, LiveDeal.for_game("pinochle", dealer, self.game.packet),
+                           log, hand=hand, deck_check_factory=lambda: DeckCheck(PINOCHLE_48),
+                           resume=False)
+        if exposer is not None:
+            exposer.join()
+        if result.status != "complete":
+            raise RuntimeError(f"the demo deal stopped: {result.reason}: {result.prompt}")
+        self.table.wait_for_change(self.table.snapshot()[0], timeout=0.5)
+
+    def _expose_midway(self, card: Card, dealer: Seat) -> None:
+        """A player flashes a card once half the deck is out, and the operator reports it."""
+        half = PINOCHLE_48.size // 2
+        version = -1
+        while not self._stop.is_set():
+            version = self.table.wait_for_change(version, timeout=0.5)
+            hand = self.table.state.hand
+            if hand is None or hand.dealer != dealer or hand.phase not in ("deal", "redeal"):
+                continue
+            if sum(len(cards) for cards in hand.cards.values()) >= half:
+                self.table.act("expose", {"card": str(card), "seat": dealer.left.value})
+                return
+
+    def _auction(self) -> None:
+        while self._wait(self.pace.call_s):
+            state = self.table.state
+            hand = state.hand
+            if hand is None or hand.phase not in ("deal", "auction"):
+                return
+            auction = hand.auction or Auction(hand.dealer, minimum=state.options.minimum_bid,
+                                              stick=state.options.stick_the_dealer)
+            call = scripted_call(auction, hand.cards, state.options)
+            if call is None:
+                self.table.act("pass", {})
+            else:
+                self.table.act("bid", {"amount": call})
+
+    def _declare_and_play(self) -> None:
+        state = self.table.state
+        hand = state.hand
+        if hand is None or hand.declarer is None or hand.phase != "trump":
+            return
+        trump = best_trump(hand.cards[hand.declarer], state.options).trump
+        self.table.act("trump", {"suit": trump.value})
+        if not self._wait(self.pace.pause_s):
+            return
+        taken, _ = play_hand(hand.cards, trump, hand.dealer.left, state.options.counters)
+        params: dict[str, int] = {side: taken[side].points for side in SIDES}
+        params.update({f"tricks_{side}": taken[side].tricks for side in SIDES})
+        self.table.act("counters", params)
