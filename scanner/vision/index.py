@@ -72,7 +72,8 @@ def canonical(card_img: np.ndarray) -> np.ndarray:
 def ink(img: np.ndarray) -> np.ndarray:
     """How much ink covers each pixel: the darkest channel, inverted (any ink colour is dark
     in at least one channel, white paper is bright in all three)."""
-    return 255 - img.min(axis=2)
+    b, g, r = cv2.split(img)
+    return cv2.bitwise_not(cv2.min(cv2.min(b, g), r))
 
 
 def corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -74,10 +74,10 @@ def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
     suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink))
              for i, c in enumerate(corners)]
     rank = _agreed(ranks)
-    suit = _agreed(suits)
-    if rank is not None and (suit is None or len(corners) < 2):
-        # The large pips in the middle settle a doubtful index pip, and check a lone
-        # corner; they never overrule a confident index: a disagreement means nobody knows.
+    suit = None
+    if rank is not None:
+        # The large pips in the middle settle a doubtful index pip and check a confident
+        # one; they never overrule it: a disagreement means nobody knows.
         suits += _pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
         suit = _agreed(suits)
     if rank is None or suit is None:
