@@ -22,12 +22,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.cards import ALL_CARDS, Card
+from scanner.cards import ALL_CARDS, BRIDGE_52, Card
 from scanner.vision import render
 from scanner.vision.glyphs import LETTER_SET_MEANINGS
 from scanner.vision.perturb import ALL_PERTURBATIONS
-from scanner.vision.profile import DeckProfile
-from scanner.vision.station import read_station
+from scanner.vision.profile import DeckProfile, learn, learn_order
+from scanner.vision.sources import VirtualCamera
+from scanner.vision.station import card_passes, read_station
 from scanner.vision.train_glyphs import build
 
 BENCH_SEED = 900_000  # far from the training (31 000) and calibration (52 000) seeds
@@ -90,6 +91,13 @@ def by_style(styles: Iterable[str], count: int, model: DeckProfile | None = None
             tally.add(card, read_station(frame, model, letters=_letters(style)).card)
         out[style] = tally
     return out
+
+
+def with_learnt_profile(style: str, count: int) -> Tally:
+    """Learn ``style`` from one sorted deck at the virtual station, then read fresh frames."""
+    camera = VirtualCamera(learn_order(BRIDGE_52), style, seed=BENCH_SEED + 77)
+    profile = learn(card_passes(camera.frames(), camera.one_card_per_frame), BRIDGE_52)
+    return by_style([style], count, profile)[style]
 
 
 def leave_one_style_out(style: str, count: int) -> Tally:
@@ -159,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         tag = ("tuning" if name in render.TUNING_STYLES else
                "held out" if name in render.HELDOUT_STYLES else "profile only")
         print(tally.row(f"{name} ({tag})"))
+    for name in render.PROFILE_ONLY_STYLES:
+        print(with_learnt_profile(name, count).row(f"{name} + learnt profile"))
     held = Tally()
     for name in render.HELDOUT_STYLES:
         for field in ("right", "wrong", "abstained"):
