@@ -26,7 +26,7 @@ from ..log import EventLog
 from ..shoe.dealing import deck_check_for
 from ..shoe.driver import Shoe
 from ..shoe.simulator import Simulator
-from ..shoe.virtual_camera import VirtualCamera
+from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from .dealset import generate
 from .predeal import DEALT, Predeal, Step
 from .set_audit import audit_event
@@ -127,8 +127,16 @@ class BridgeDemo:
         operator = _SimulatedOperator(sim, tmp)
         predeal = Predeal(shoe, camera, log, operator, lambda: deck_check_for(BRIDGE_52),
                           boards, copies=1, blind=True)
-        dealt = [outcome for outcome in predeal.run(lambda outcome: None)
-                 if outcome.status == DEALT]
+        outcomes = predeal.run(lambda outcome: None)
+        for _ in range(RESEATS):
+            last = outcomes[-1].deal if outcomes else None
+            if last is None or last.status == "complete" or last.reason != "unreadable":
+                break
+            # The loop stopped rather than guess; the demo's operator re-seats the card and
+            # the same copy resumes at it, as at a real shoe. Both show in the log.
+            camera.reseat()
+            outcomes = predeal.run(lambda outcome: None)
+        dealt = [outcome for outcome in outcomes if outcome.status == DEALT]
         if len(dealt) != len(boards) or self._stop.wait(self.pace.pause_s):
             return
         log.append(audit_event(boards))

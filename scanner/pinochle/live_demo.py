@@ -26,7 +26,7 @@ from ..shoe.deal_plan import LiveDeal
 from ..shoe.dealing import deal_deck
 from ..shoe.driver import Shoe
 from ..shoe.simulator import Simulator
-from ..shoe.virtual_camera import VirtualCamera
+from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from ..vision.deckcheck import DeckCheck
 from .auction import Auction
 from .bidders import scripted_call
@@ -140,9 +140,17 @@ class PinochleDemo:
                                        name="tablescan-demo-exposure", daemon=True)
             exposer.start()
         hand = HandStarted("pinochle", dealer, self.game.packet, self.table.session)
-        result = deal_deck(shoe, camera, LiveDeal.for_game("pinochle", dealer, self.game.packet),
-                           log, hand=hand, deck_check_factory=lambda: DeckCheck(PINOCHLE_48),
-                           resume=False)
+        plan = LiveDeal.for_game("pinochle", dealer, self.game.packet)
+        result = deal_deck(shoe, camera, plan, log, hand=hand,
+                           deck_check_factory=lambda: DeckCheck(PINOCHLE_48), resume=False)
+        for _ in range(RESEATS):
+            if result.status == "complete" or result.reason != "unreadable":
+                break
+            # The loop stopped rather than guess; the demo's operator re-seats the card and
+            # the same deal resumes at it, as at a real shoe. Both show in the log.
+            camera.reseat()
+            result = deal_deck(shoe, camera, plan, log, hand=hand,
+                               deck_check_factory=lambda: DeckCheck(PINOCHLE_48))
         if exposer is not None:
             exposer.join()
         if result.status != "complete":

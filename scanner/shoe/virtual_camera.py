@@ -24,6 +24,9 @@ from .control import SIM_PREFIX, ControlChannel
 
 DEFAULT_STYLE = "standard"
 DEFAULT_BACK = "lattice-red"
+# How often a simulated operator (the demos) re-seats a card the camera could not read before
+# the stop is left for a person.
+RESEATS = 3
 
 
 class StationCamera(Protocol):
@@ -45,35 +48,44 @@ class VirtualCamera:
         self.style = style
         self.back = back
         self._control = ControlChannel(control_address)
+        self._take = 0
 
     def frame(self) -> np.ndarray:
         held = self._control.station()
         if held is None:
-            return station_frame(None, "none", self.style, self.back)
-        return station_frame(held.card, held.face, self.style, self.back)
+            return station_frame(None, "none", self.style, self.back, self._take)
+        return station_frame(held.card, held.face, self.style, self.back, self._take)
 
     def look(self) -> Reading:
         held = self._control.station()
         if held is None:
-            return station_reading(None, "none", self.style, self.back)
-        return station_reading(held.card, held.face, self.style, self.back)
+            return station_reading(None, "none", self.style, self.back, self._take)
+        return station_reading(held.card, held.face, self.style, self.back, self._take)
+
+    def reseat(self) -> None:
+        """What an operator does for an unreadable card: take it out and put it back. The
+        camera then sees a new picture of the same card (another position, light, noise)."""
+        self._take += 1
 
     def close(self) -> None:
         self._control.close()
 
 
 @lru_cache(maxsize=256)
-@lru_cache(maxsize=256)
-def station_reading(card: Card | None, face: str, style: str, back: str) -> Reading:
+def station_reading(card: Card | None, face: str, style: str, back: str,
+                    take: int = 0) -> Reading:
     """``read_station`` of ``station_frame``: both are deterministic, so a card's frame is read
     once per process however many decks deal it."""
-    return read_station(station_frame(card, face, style, back))
+    return read_station(station_frame(card, face, style, back, take))
 
 
-def station_frame(card: Card | None, face: str, style: str, back: str) -> np.ndarray:
-    """The frame of one card lying one way, the same every time: a read that differs between
-    two looks at the same card is then the reader's doing, never the renderer's."""
-    seed = 1 + (card.index if card is not None else 52) + (100 if face == "down" else 0)
+def station_frame(card: Card | None, face: str, style: str, back: str,
+                  take: int = 0) -> np.ndarray:
+    """The frame of one card lying one way, the same every time for the same ``take``: a read
+    that differs between two looks at the same card is then the reader's doing, never the
+    renderer's. A re-seated card (``take`` + 1) is a new picture."""
+    seed = (1 + (card.index if card is not None else 52) + (100 if face == "down" else 0)
+            + 1000 * take)
     if face == "none":
         frame = render_station_frame(None, style, seed=seed, empty=True)
     else:
