@@ -15,14 +15,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from ..cards import Card, DeckSpec, Rank
-from .glyphs import GlyphModel, default_model
+from .glyphs import GlyphModel, Thresholds, default_model
 from .index import FEATURE_SIZE, canonical, read_corners
 from .pips import centre_pips
 
 PROFILE_FORMAT = 1
+LEARN_BLUR = (1.2, 2.0)  # Gaussian sigmas, in canonical pixels, of the extra looks per card
+# A profile holds a few templates per glyph, not thousands: it must match more closely.
+PROFILE_MIN_SIMILARITY = 0.92
 LEARNT_PREFIXES = ("rank:", "suit:")  # the shipped junk templates are added at load time
 COURTS = (Rank.K, Rank.Q, Rank.J)  # their picture holds letters and art besides the pip
 
@@ -58,8 +62,10 @@ def _profile_model(features: np.ndarray, labels: list[str]) -> GlyphModel:
     """Learnt templates plus the shipped junk templates, trusted like the shipped model."""
     base = default_model()
     junk = [i for i, label in enumerate(base.template_labels()) if label == "x:junk"]
+    thresholds = {kind: Thresholds(max(t.min_similarity, PROFILE_MIN_SIMILARITY), t.min_margin)
+                  for kind, t in base.thresholds.items()}
     return GlyphModel.from_arrays(np.vstack([features, base.features[junk]]),
-                                  labels + ["x:junk"] * len(junk), base.thresholds)
+                                  labels + ["x:junk"] * len(junk), thresholds)
 
 
 def load_profile(path: str | Path) -> DeckProfile:
@@ -89,17 +95,27 @@ def load_profile(path: str | Path) -> DeckProfile:
 
 def _pips(card_img: np.ndarray) -> list[np.ndarray]:
     """The middle pips whose way up is certain (those away from the middle row)."""
-    return [p.features[0] for p in centre_pips(canonical(card_img)) if len(p.features) == 1]
+    return [p.features[0] for look in _looks(card_img) for p in centre_pips(look)
+            if len(p.features) == 1]
+
+
+def _looks(card_img: np.ndarray) -> list[np.ndarray]:
+    """The learnt card as seen, and as a slightly defocused camera would see it: one sharp
+    pass must also cover the blur of later deals."""
+    card = canonical(card_img)
+    return [card, *(cv2.GaussianBlur(card, (0, 0), sigma) for sigma in LEARN_BLUR)]
 
 
 def _samples(rectified_cards: Iterable[np.ndarray], order: list[Card]
-             ) -> Iterator[tuple[int, Card, np.ndarray, np.ndarray]]:
+             ) -> Iterator[tuple[int, Card, np.ndarray, np.ndarray, bool]]:
+    """(position, card, rank glyph, suit glyph, whether from the sharp look)."""
     for position, (card_img, card) in enumerate(zip(rectified_cards, order, strict=False)):
         found = False
-        for corner in read_corners(card_img):
-            if corner.clean and corner.rank is not None and corner.suit is not None:
-                found = True
-                yield position, card, corner.rank, corner.suit
+        for n, look in enumerate(_looks(card_img)):
+            for corner in read_corners(look):
+                if corner.clean and corner.rank is not None and corner.suit is not None:
+                    found = found or n == 0
+                    yield position, card, corner.rank, corner.suit, n == 0
         if not found:
             raise ProfileError(f"card {position + 1} of the deck (expected {card}): no corner "
                                "index could be cut out; check focus and light, and learn again")
@@ -126,13 +142,16 @@ def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
     if len(cards_in) != len(order):
         raise ProfileError(f"saw {len(cards_in)} cards, but a sorted {deck.name} deck has "
                            f"{len(order)}; show every card once, in the stated order")
-    positions, cards, ranks, suits = [], [], [], []
-    for position, card, rank, suit in _samples(cards_in, order):
+    positions, cards, ranks, suits, sharp = [], [], [], [], []
+    for position, card, rank, suit, is_sharp in _samples(cards_in, order):
         positions.append(position)
         cards.append(card)
         ranks.append(rank)
         suits.append(suit)
-    _check_order(positions, cards, np.array(ranks))
+        sharp.append(is_sharp)
+    keep = [i for i, is_sharp in enumerate(sharp) if is_sharp]
+    _check_order([positions[i] for i in keep], [cards[i] for i in keep],
+                 np.array([ranks[i] for i in keep]))
     pips = [(pip, card) for card_img, card in zip(cards_in, order, strict=True)
             if card.rank not in COURTS for pip in _pips(card_img)]
     labels = ([f"rank:{c.rank.value}" for c in cards] + [f"suit:{c.suit.value}" for c in cards]
