@@ -24,6 +24,8 @@ from .control import SIM_PREFIX, ControlChannel
 
 DEFAULT_STYLE = "standard"
 DEFAULT_BACK = "lattice-red"
+# A station camera films a resting card; these many frames before the card is unreadable.
+FRAMES_PER_LOOK = 3
 # How often a simulated operator (the demos) re-seats a card the camera could not read before
 # the stop is left for a person.
 RESEATS = 3
@@ -57,15 +59,20 @@ class VirtualCamera:
         return station_frame(held.card, held.face, self.style, self.back, self._take)
 
     def look(self) -> Reading:
+        """Film the resting card for up to ``FRAMES_PER_LOOK`` frames; the first clear reading
+        counts. A card no frame reads clearly stays unreadable: it is never guessed."""
         held = self._control.station()
-        if held is None:
-            return station_reading(None, "none", self.style, self.back, self._take)
-        return station_reading(held.card, held.face, self.style, self.back, self._take)
+        card, face = (None, "none") if held is None else (held.card, held.face)
+        for frame in range(FRAMES_PER_LOOK):
+            reading = station_reading(card, face, self.style, self.back, self._take + frame)
+            if reading.face != "up" or reading.card is not None:
+                break
+        return reading
 
     def reseat(self) -> None:
         """What an operator does for an unreadable card: take it out and put it back. The
-        camera then sees a new picture of the same card (another position, light, noise)."""
-        self._take += 1
+        camera then sees new pictures of the same card (another position, light, noise)."""
+        self._take += FRAMES_PER_LOOK
 
     def close(self) -> None:
         self._control.close()
