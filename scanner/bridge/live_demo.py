@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.dealing import deck_check_for
 from ..shoe.driver import Shoe
+from ..shoe.rig import simulated_rig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from .dealset import generate
@@ -104,17 +104,8 @@ class BridgeDemo:
 
     def _run(self) -> None:
         try:
-            with Simulator(motion_s=self.pace.card_motion_s).start() as sim, \
-                    EventLog(self.db, session=self.table.session) as log, \
-                    tempfile.TemporaryDirectory() as tmp:
-                shoe = Shoe(sim.serial_url)
-                shoe.connect()
-                camera = VirtualCamera(sim.control_address)
-                try:
-                    self._demo(sim, shoe, camera, log, Path(tmp))
-                finally:
-                    camera.close()
-                    shoe.close()
+            with simulated_rig(self.db, self.table.session, self.pace.card_motion_s) as rig:
+                self._demo(rig.sim, rig.shoe, rig.camera, rig.log, rig.workdir)
         except BaseException as exc:
             self.error = exc  # the page keeps serving; `serve` reports it on the console
             raise

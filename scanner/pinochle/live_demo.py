@@ -13,7 +13,6 @@ same dealer deal again.
 from __future__ import annotations
 
 import secrets
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from ..log import EventLog
 from ..shoe.deal_plan import LiveDeal
 from ..shoe.dealing import deal_deck
 from ..shoe.driver import Shoe
+from ..shoe.rig import simulated_rig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from ..vision.deckcheck import DeckCheck
@@ -82,18 +82,9 @@ class PinochleDemo:
 
     def _run(self) -> None:
         try:
-            with Simulator(motion_s=self.pace.card_motion_s).start() as sim, \
-                    EventLog(self.db, session=self.table.session) as log, \
-                    tempfile.TemporaryDirectory() as tmp:
-                shoe = Shoe(sim.serial_url)
-                shoe.connect()
-                camera = VirtualCamera(sim.control_address)
-                try:
-                    while not self._stop.is_set():
-                        self._step(sim, shoe, camera, log, Path(tmp))
-                finally:
-                    camera.close()
-                    shoe.close()
+            with simulated_rig(self.db, self.table.session, self.pace.card_motion_s) as rig:
+                while not self._stop.is_set():
+                    self._step(rig.sim, rig.shoe, rig.camera, rig.log, rig.workdir)
         except BaseException as exc:
             self.error = exc  # the page keeps serving; `serve` reports it on the console
             raise
