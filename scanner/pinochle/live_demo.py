@@ -22,7 +22,7 @@ from ..events import HandStarted
 from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.deal_plan import LiveDeal
-from ..shoe.dealing import deal_deck
+from ..shoe.dealing import DealResult, ShoeDeal, deal_deck
 from ..shoe.driver import Shoe
 from ..shoe.rig import simulated_rig
 from ..shoe.simulator import Simulator
@@ -99,6 +99,9 @@ class PinochleDemo:
             if hand is not None and not self._wait(self.pace.pause_s):
                 return
             self._deal(sim, shoe, camera, log, tmp)
+        elif hand.phase == "deal" and not hand.cards and not hand.unread:
+            # The operator announced the hand ("next hand"): the shoe deals into it.
+            self._deal(sim, shoe, camera, log, tmp, announced=_last_hand_start(log))
         elif self.mode == "auto":
             self._play_scripted()
         else:
@@ -114,9 +117,14 @@ class PinochleDemo:
         self._declare_and_play()
 
     def _deal(self, sim: Simulator, shoe: Shoe, camera: VirtualCamera, log: EventLog,
-              tmp: Path) -> None:
+              tmp: Path, announced: int | None = None) -> None:
+        """Deal a hand through the shoe: a new one, or (``announced``: the sequence number of
+        its hand-started event) the one the operator has already announced."""
         state = self.table.state
-        dealer = state.next_dealer or self.game.first_dealer
+        if announced is not None and state.hand is not None:
+            dealer = state.hand.dealer
+        else:
+            dealer = state.next_dealer or self.game.first_dealer
         self._deals += 1
         deck = PINOCHLE_48.cards()
         self._rng.shuffle(deck)
@@ -132,16 +140,23 @@ class PinochleDemo:
             exposer.start()
         hand = HandStarted("pinochle", dealer, self.game.packet, self.table.session)
         plan = LiveDeal.for_game("pinochle", dealer, self.game.packet)
-        result = deal_deck(shoe, camera, plan, log, hand=hand,
-                           deck_check_factory=lambda: DeckCheck(PINOCHLE_48), resume=False)
+
+        def deal(resume: bool) -> DealResult:
+            if announced is None:
+                return deal_deck(shoe, camera, plan, log, hand=hand, resume=resume,
+                                 deck_check_factory=lambda: DeckCheck(PINOCHLE_48))
+            into = ShoeDeal(shoe, camera, plan, log, lambda: DeckCheck(PINOCHLE_48), hand)
+            into.resume_from(announced)
+            return into.run()
+
+        result = deal(resume=False)
         for _ in range(RESEATS):
             if result.status == "complete" or result.reason != "unreadable":
                 break
             # The loop stopped rather than guess; the demo's operator re-seats the card and
             # the same deal resumes at it, as at a real shoe. Both show in the log.
             camera.reseat()
-            result = deal_deck(shoe, camera, plan, log, hand=hand,
-                               deck_check_factory=lambda: DeckCheck(PINOCHLE_48))
+            result = deal(resume=True)
         if exposer is not None:
             exposer.join()
         if result.status != "complete":
@@ -188,3 +203,11 @@ class PinochleDemo:
         params: dict[str, int] = {side: taken[side].points for side in SIDES}
         params.update({f"tricks_{side}": taken[side].tricks for side in SIDES})
         self.table.act("counters", params)
+
+
+def _last_hand_start(log: EventLog) -> int:
+    """The sequence number of this sitting's latest hand-started event."""
+    row = log.connection.execute(
+        "SELECT MAX(seq) FROM events WHERE type = ? AND session = ?",
+        (HandStarted.type, log.session)).fetchone()
+    return int(row[0])

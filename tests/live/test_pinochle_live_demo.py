@@ -53,3 +53,21 @@ def test_every_card_on_the_table_came_through_the_camera(tmp_path):
     with EventLog(db) as log:
         kinds = [event.type for _, event in log.replay()]
     assert kinds.count("card-read") == kinds.count("card-delivered") == 48
+
+
+def test_a_hand_the_operator_announces_is_dealt_into_by_the_shoe(tmp_path):
+    db = tmp_path / "demo.sqlite"
+    game = PinochleGame()
+    table = LiveTable(lambda: EventLog(db), game)
+    table.act("next-hand", {})
+    demo = PinochleDemo(table, game, db, mode="deal", pace=FAST).start()
+    try:
+        snapshot = wait_until(table, lambda s: s["deck_check"]["text"].startswith("48"))
+        state = table.state
+    finally:
+        demo.stop()
+        table.close()
+    assert demo.error is None
+    assert snapshot["hand_number"] == 1
+    assert snapshot["deck_check"]["status"] == "ok"
+    assert state.refused == ()
