@@ -159,8 +159,10 @@ class Rfc2217Server:
                 self.port.write(b"".join(manager.filter(data)))
 
     def _to_client(self, conn: socket.socket, manager) -> None:
-        with contextlib.suppress(OSError, serial.SerialException):
-            while True:
+        # pyserial's socket port raises AttributeError when close() races a read: that is
+        # this relay's normal end at teardown, not a failure.
+        with contextlib.suppress(OSError, serial.SerialException, AttributeError):
+            while self.port.is_open:
                 data = self.port.read(max(1, self.port.in_waiting))
                 if data:
                     conn.sendall(b"".join(manager.escape(data)))
