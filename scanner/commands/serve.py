@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from ..pinochle.live_demo import PinochleDemo
 
     db = args.db or default_db_path()
-    session = _session_to_use(db, args.session, args.new_session)
+    # A demo's simulated shoe starts empty, so a demo never resumes an old sitting mid-deal.
+    session = _session_to_use(db, args.session, args.new_session or bool(args.demo))
     pin = args.pin or f"{secrets.randbelow(10**6):06d}"
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise UsageError(f"--pin must be 4 to 12 digits, not {pin!r}")
