@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.dealing import deck_check_for
 from ..shoe.driver import Shoe
-from ..shoe.rig import simulated_rig
+from ..shoe.rig import RigDemo, SimulatedRig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from .dealset import generate
@@ -80,37 +79,18 @@ class _SimulatedOperator:
         self._load(cards)
 
 
-class BridgeDemo:
+class BridgeDemo(RigDemo):
     """Pre-deals and verifies one small set on a live table, in a thread."""
+
+    thread_name = "tablescan-bridge-demo"
 
     def __init__(self, table: LiveTable, db: Path, pace: BridgeDemoPace = BridgeDemoPace()
                  ) -> None:
-        self.table = table
-        self.db = db
+        super().__init__(table, db, pace.card_motion_s)
         self.pace = pace
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tablescan-bridge-demo",
-                                        daemon=True)
-        self.error: BaseException | None = None
-        self.finished = threading.Event()
 
-    def start(self) -> BridgeDemo:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        try:
-            with simulated_rig(self.db, self.table.session, self.pace.card_motion_s) as rig:
-                self._demo(rig.sim, rig.shoe, rig.camera, rig.log, rig.workdir)
-        except BaseException as exc:
-            self.error = exc  # the page keeps serving; `serve` reports it on the console
-            raise
-        finally:
-            self.finished.set()
+    def play(self, rig: SimulatedRig) -> None:
+        self._demo(rig.sim, rig.shoe, rig.camera, rig.log, rig.workdir)
 
     def _demo(self, sim: Simulator, shoe: Shoe, camera: VirtualCamera, log: EventLog,
               tmp: Path) -> None:

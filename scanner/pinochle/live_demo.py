@@ -24,7 +24,7 @@ from ..log import EventLog
 from ..shoe.deal_plan import LiveDeal
 from ..shoe.dealing import DealResult, ShoeDeal, deal_deck
 from ..shoe.driver import Shoe
-from ..shoe.rig import simulated_rig
+from ..shoe.rig import RigDemo, SimulatedRig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from ..vision.deckcheck import DeckCheck
@@ -49,7 +49,7 @@ class DemoPace:
 WAITING_FOR_A_DEAL = ("scored", "thrown-in", "redeal")
 
 
-class PinochleDemo:
+class PinochleDemo(RigDemo):
     """Deals pinochle hands through the simulated shoe onto a live table until stopped.
 
     ``mode="auto"``: scripted players bid, declare, play and score, and every
@@ -61,33 +61,16 @@ class PinochleDemo:
                  pace: DemoPace = DemoPace()) -> None:
         if mode not in DEMO_MODES:
             raise ValueError(f"demo mode must be one of {DEMO_MODES}, not {mode!r}")
-        self.table = table
+        super().__init__(table, db, pace.card_motion_s)
         self.game = game
-        self.db = db
         self.mode = mode
         self.pace = pace
-        self._stop = threading.Event()
         self._rng = secrets.SystemRandom()
-        self._thread = threading.Thread(target=self._run, name="tablescan-demo", daemon=True)
         self._deals = 0
-        self.error: BaseException | None = None
 
-    def start(self) -> PinochleDemo:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        try:
-            with simulated_rig(self.db, self.table.session, self.pace.card_motion_s) as rig:
-                while not self._stop.is_set():
-                    self._step(rig.sim, rig.shoe, rig.camera, rig.log, rig.workdir)
-        except BaseException as exc:
-            self.error = exc  # the page keeps serving; `serve` reports it on the console
-            raise
+    def play(self, rig: SimulatedRig) -> None:
+        while not self._stop.is_set():
+            self._step(rig.sim, rig.shoe, rig.camera, rig.log, rig.workdir)
 
     def _wait(self, seconds: float) -> bool:
         return not self._stop.wait(seconds)
