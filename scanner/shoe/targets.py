@@ -81,7 +81,7 @@ def start(name: str, deck: Path, extra: tuple[str, ...] = ()) -> RunningTarget:
     build(spec)
     # stderr goes to a file, not a pipe nobody drains, and is shown if the start fails.
     with tempfile.TemporaryFile(mode="w+") as stderr:
-        process = subprocess.Popen([*spec.command, "--deck", str(deck), *extra],
+        process = subprocess.Popen([*spec.command, "--deck", str(deck.resolve()), *extra],
                                    stdout=subprocess.PIPE, stderr=stderr, text=True,
                                    cwd=FIRMWARE_DIR.parent)
         try:
