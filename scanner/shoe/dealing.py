@@ -178,7 +178,8 @@ class ShoeDeal:
             deck_check = self.deck_check_factory()
             for card, _ in self.delivered:
                 deck_check.add(Reading("up", card, 1.0))
-            while len(self.delivered) < self.plan.deck.size:
+            size = self.plan.deck.size
+            while len(self.delivered) < size:
                 self._deal_one(deck_check)
             self._check_end(deck_check)
         except _Stop as stop:
@@ -250,26 +251,30 @@ class ShoeDeal:
         card = reading.card if reading.face == "up" else None
         self.log.append(CardRead(card, reading.face, float(reading.confidence), READ_SOURCE),
                         key=self._key(position, "read", attempt))
-        where = f"card {position + 1} of {self.plan.deck.size}"
         if reading.face != "up" or reading.card is None:
             seen = "unreadable" if reading.face == "up" else reading.face
             reason, remedy = READING_STOPS[seen]
             read = (f"the camera saw {'a back' if seen == 'down' else seen} "
                     f"(confidence {reading.confidence:.2f}), no card was guessed")
-            raise _Stop(reason, f"{where}: {read}: {remedy}", True)
+            raise _Stop(reason, f"{self._where(position)}: {read}: {remedy}", True)
         verdict = deck_check.add(reading)
         if verdict in DECK_CHECK_STOPS:
             reason, what = DECK_CHECK_STOPS[verdict]
-            raise _Stop(reason, f"{where}: read {reading.card}: {what}. Take it out of the read "
-                        f"station and call the director; {self._wrong_deck_rule()}", False)
+            raise _Stop(reason, f"{self._where(position)}: read {reading.card}: {what}. Take it "
+                        f"out of the read station and call the director; "
+                        f"{self._wrong_deck_rule()}", False)
         try:
             pocket = self.plan.pocket_for(position, reading.card,
                                           [c for c, _ in self.delivered])
         except PlanRefusal as exc:
-            raise _Stop("not-in-plan", f"{where}: {exc}: take it out of the read station and "
-                        "check the deck against the deal", False) from None
+            raise _Stop("not-in-plan", f"{self._where(position)}: {exc}: take it out of the read "
+                        "station and check the deck against the deal", False) from None
         self.shoe.route(pocket)
         self._log_delivery(position, reading.card, pocket)
+
+    def _where(self, position: int) -> str:
+        # Only for a stop's prompt: the deck's size is a sum, not worth taking on every card.
+        return f"card {position + 1} of {self.plan.deck.size}"
 
     def _log_delivery(self, position: int, card: Card, pocket: Seat) -> None:
         self.log.append(CardDelivered(card, pocket), key=self._key(position, "delivered"))

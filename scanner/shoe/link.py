@@ -102,7 +102,10 @@ class Link:
                 return None
             port = self._require_port()
             try:
-                data = port.read(max(1, port.in_waiting))
+                # A socket:// port reports at most 1 byte waiting; asking for the rest of the
+                # block takes it in one read. A short block costs no more than an idle read:
+                # READ_SLICE_S, then the driver's timers run as before.
+                data = port.read(max(self._parser.missing, port.in_waiting))
             except (serial.SerialException, OSError) as exc:
                 self.close()
                 raise LinkDown(f"read from {self.url} failed: {exc}") from exc

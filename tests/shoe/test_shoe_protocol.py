@@ -34,6 +34,22 @@ def test_crc_check_value_of_123456789_is_0x29b1():
     assert crc16_ccitt_false(b"123456789") == 0x29B1
 
 
+def bitwise_crc16_ccitt_false(data: bytes) -> int:
+    """The CRC as PROTOCOL.md defines it, one bit at a time, as the firmware computes it."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
+
+
+@given(st.binary(max_size=MAX_PAYLOAD + 2))
+def test_crc_agrees_with_the_bitwise_definition_on_any_bytes(data):
+    assert crc16_ccitt_false(data) == bitwise_crc16_ccitt_false(data)
+
+
 def test_block_layout_is_len_seq_payload_crc_big_endian_sync():
     raw = encode_block(7, b"\x11\x02")
     assert raw[0] == len(raw) == 7
@@ -78,6 +94,18 @@ def test_len_out_of_range_starts_a_hunt_for_sync():
     parser = BlockParser()
     assert parser.feed(b"\x03\x00\x00" + bytes((SYNC,)) + encode_block(1, b"")) == [Block(1)]
     assert parser.discarded == 4
+
+
+def test_the_parser_asks_for_the_rest_of_a_started_block_and_one_byte_otherwise():
+    raw = encode_block(9, b"\x02\x03")
+    parser = BlockParser()
+    assert parser.missing == 1
+    parser.feed(raw[:3])
+    assert parser.missing == len(raw) - 3
+    assert parser.feed(raw[3:]) == [Block(9, b"\x02\x03")] and parser.missing == 1
+    hunting = BlockParser()
+    hunting.feed(b"\x03\x00")
+    assert hunting.hunting and hunting.missing == 1
 
 
 def test_block_split_across_reads_is_reassembled():
