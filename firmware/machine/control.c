@@ -1,5 +1,7 @@
 #include "control.h"
 
+#include "../core/hal.h"
+
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -102,12 +104,62 @@ static void cmd_estop(control_t *c, const char *arg, char *reply, size_t size)
     snprintf(reply, size, "ok estop %s", arg);
 }
 
-static void cmd_reset(control_t *c, const char *arg, char *reply, size_t size)
+static void reset_now(control_t *c)
 {
-    (void)arg;
     vm_power_loss(c->vm);
     c->target.reset(c->target.context);
-    snprintf(reply, size, "ok reset");
+}
+
+/* Where along its path the card being routed is when an armed reset fires. A route starts by
+ * enabling the carousel's stepper and ends by disabling it once the card has left the beam. */
+static const char *const ROUTE_POINTS[] = {
+    [RESET_WHEN_TURNING] = "turning", /* route accepted, the card still resting on the station */
+    [RESET_WHEN_EXIT] = "exit",       /* the exit roller pushing it off the station */
+    [RESET_WHEN_FALLING] = "falling", /* off the station, not yet at the break beam */
+    [RESET_WHEN_BEAM] = "beam",       /* in the beam: counted, its `done` not yet sent */
+};
+
+static int route_point_reached(const vmachine_t *vm, int point)
+{
+    switch (point) {
+    case RESET_WHEN_TURNING:
+        return vm->stepper_on && vm->station_count && !vm->exit_on;
+    case RESET_WHEN_EXIT:
+        return vm->exit_on && vm->station_count && vm->exit_us > 0;
+    case RESET_WHEN_FALLING:
+        return vm->route == VM_FALLING && !(vm_sensors(vm) & IN_BEAM(vm->fall_pocket));
+    case RESET_WHEN_BEAM:
+        return vm->route == VM_FALLING && (vm_sensors(vm) & IN_BEAM(vm->fall_pocket));
+    default:
+        return 0;
+    }
+}
+
+static void cmd_reset(control_t *c, const char *arg, char *reply, size_t size)
+{
+    if (!*arg) {
+        reset_now(c);
+        snprintf(reply, size, "ok reset");
+        return;
+    }
+    if (strncmp(arg, "when ", 5) == 0) {
+        for (int p = RESET_WHEN_TURNING; p <= RESET_WHEN_BEAM; p++) {
+            if (strcmp(arg + 5, ROUTE_POINTS[p]) == 0) {
+                c->reset_when = p;
+                snprintf(reply, size, "ok reset when %s", ROUTE_POINTS[p]);
+                return;
+            }
+        }
+    }
+    snprintf(reply, size, "err reset takes nothing, or when turning|exit|falling|beam");
+}
+
+void control_watch(control_t *c)
+{
+    if (c->reset_when && route_point_reached(c->vm, c->reset_when)) {
+        c->reset_when = RESET_WHEN_NEVER;
+        reset_now(c);
+    }
 }
 
 static void cmd_clearjam(control_t *c, const char *arg, char *reply, size_t size)

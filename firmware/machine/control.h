@@ -3,7 +3,10 @@
  * answered "ok ..." or "err <reason>":
  *   deck <path> | station | jam feed|router|pocket N | doublefeed | empty | door open|close
  *   | estop on|off | reset | clearjam | pockets | quit
- * and, on the C targets only, `clock` -> "ok <simulated microseconds>" for benchmarks. */
+ * and, on the C targets only, `clock` -> "ok <simulated microseconds>" for benchmarks, and
+ * `reset when turning|exit|falling|beam`, which arms one reset that fires the moment the next
+ * routed card reaches that point of its path (see control_watch), so a test can reset the MCU
+ * at an exact instant of a route however fast the target runs. */
 #ifndef CONTROL_H
 #define CONTROL_H
 
@@ -17,6 +20,14 @@
 #define CONTROL_LINE 512
 
 typedef struct control control_t;
+
+enum reset_when {
+    RESET_WHEN_NEVER,
+    RESET_WHEN_TURNING,
+    RESET_WHEN_EXIT,
+    RESET_WHEN_FALLING,
+    RESET_WHEN_BEAM,
+};
 
 /* What differs between targets: `reset` restarts the MCU and keeps the cards where they are;
  * `clock` reports the target's simulated time, in which the firmware's own speed is measured. */
@@ -34,6 +45,7 @@ struct control {
     size_t line_length[CONTROL_CLIENTS];
     vmachine_t *vm;
     control_target_t target;
+    int reset_when; /* enum reset_when: an armed reset, fired by control_watch */
     int quit;
 };
 
@@ -45,6 +57,10 @@ int control_pollfds(const control_t *c, struct pollfd *fds);
 
 /* Accept, read and answer whatever is ready, without blocking. */
 void control_service(control_t *c);
+
+/* Fire an armed reset if the mechanics have reached its point; the targets call it each time
+ * they advance the mechanics (every simulated millisecond at most). */
+void control_watch(control_t *c);
 
 /* Execute one command line; the reply (without newline) goes into reply. */
 void control_execute(control_t *c, const char *line, char *reply, size_t reply_size);

@@ -71,6 +71,7 @@ static void catch_up(native_t *n)
     while (n->ticked_ms < now_ms) {
         n->ticked_ms++;
         vm_advance(&n->board.vm, n->ticked_ms * 1000);
+        control_watch(&n->control);
         shoe_tick(&n->shoe, (uint16_t)n->ticked_ms);
     }
 }

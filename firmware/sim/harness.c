@@ -349,6 +349,7 @@ static int run(harness_t *h)
             uart_push(h);
         control_service(&h->control);
         sync_machine(h);
+        control_watch(&h->control);
     }
     return 0;
 }

@@ -117,6 +117,18 @@ def test_reset_keeps_the_card_at_the_station_and_changes_boot_id(shoe: ShoeTarge
     assert shoe.control("station") == "ok AS up"
 
 
+def test_an_armed_reset_fires_once_the_routed_card_reaches_its_point(shoe: ShoeTarget) -> None:
+    assert shoe.control("reset when later").startswith("err reset takes nothing, or when")
+    boot_before = shoe.identify().payload[9:11]
+    shoe.act(bytes((FEED,)))
+    assert shoe.control("reset when falling") == "ok reset when falling"
+    assert shoe.identify().payload[9:11] == boot_before, "armed, it waits for a route"
+    shoe.send(shoe.seq, bytes((ROUTE, E)))
+    assert shoe.wait_for(EVENT).payload[1] == EVENT_RESET
+    assert shoe.identify().payload[9:11] != boot_before
+    assert shoe.control("station") == "ok none", "the card had left the station"
+
+
 def test_clear_counts_is_done_at_once(shoe: ShoeTarget) -> None:
     shoe.identify()
     assert shoe.act(bytes((CLEAR_COUNTS,)), seconds=0.5).payload[0] == DONE
