@@ -16,11 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
+from ..vision.glyphs import LETTER_SET_MEANINGS
 from ..vision.image_io import ImageFileError, load_image
 from ..vision.profile import DeckProfile, ProfileError, load_profile
 from ..vision.table import read_single_card
 
-ImageReader = Callable[[np.ndarray, DeckProfile | None], dict[str, object]]
+ImageReader = Callable[[np.ndarray], dict[str, object]]
+LETTER_SETS = tuple(name for name in LETTER_SET_MEANINGS if name is not None)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,13 +32,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "confidence}. card is null when the reader abstains (a joker, a "
                     "non-card, an unclear index). A bad file gets {file, error}.")
     parser.add_argument("images", nargs="+", metavar="IMAGE")
-    add_profile_option(parser)
+    add_deck_options(parser)
     parser.set_defaults(func=run)
 
 
-def add_profile_option(parser: argparse.ArgumentParser) -> None:
+def add_deck_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="FILE",
                         help="a deck profile made by `tablescan learn` for this deck design")
+    parser.add_argument("--letters", choices=LETTER_SETS, metavar="|".join(LETTER_SETS),
+                        help="the deck's index letters (french: R D V, german: K D B, dutch: "
+                             "H V B); unset, a letter that means two ranks (V is a French "
+                             "jack but a Dutch queen) reads as no card")
 
 
 def profile_from(args: argparse.Namespace) -> DeckProfile | None:
@@ -48,8 +54,7 @@ def profile_from(args: argparse.Namespace) -> DeckProfile | None:
         raise UsageError(f"--profile: {exc}") from None
 
 
-def run_image_batch(paths: Sequence[str], reader: ImageReader,
-                    profile: DeckProfile | None) -> int:
+def run_image_batch(paths: Sequence[str], reader: ImageReader) -> int:
     """Read every image with ``reader``; each bad file is reported and skipped."""
     read_any = False
     for path in paths:
@@ -60,16 +65,14 @@ def run_image_batch(paths: Sequence[str], reader: ImageReader,
             print(f"tablescan: {exc}", file=sys.stderr)
             continue
         read_any = True
-        print(json.dumps({"file": path, **reader(image, profile)}), flush=True)
+        print(json.dumps({"file": path, **reader(image)}), flush=True)
     if not read_any:
         print("tablescan: no image could be read", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
 
 
-def read_card(image: np.ndarray, profile: DeckProfile | None) -> dict[str, object]:
-    return read_single_card(image, profile).to_dict()
-
-
 def run(args: argparse.Namespace) -> int:
-    return run_image_batch(args.images, read_card, profile_from(args))
+    profile = profile_from(args)
+    return run_image_batch(
+        args.images, lambda image: read_single_card(image, profile, args.letters).to_dict())

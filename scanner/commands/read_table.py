@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
-from ..vision.profile import DeckProfile
 from ..vision.table import read_table
-from .read_card import add_profile_option, profile_from, run_image_batch
+from .read_card import add_deck_options, profile_from, run_image_batch
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,13 +19,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "image. card is null for a back or where the reader abstains. A bad "
                     "file gets {file, error}; exit 2 only if no image could be read.")
     parser.add_argument("images", nargs="+", metavar="IMAGE")
-    add_profile_option(parser)
+    add_deck_options(parser)
     parser.set_defaults(func=run)
 
 
-def cards_on_table(image: np.ndarray, profile: DeckProfile | None) -> dict[str, object]:
-    return {"cards": [d.to_dict() for d in read_table(image, profile)]}
-
-
 def run(args: argparse.Namespace) -> int:
-    return run_image_batch(args.images, cards_on_table, profile_from(args))
+    profile = profile_from(args)
+    return run_image_batch(args.images, lambda image: {
+        "cards": [d.to_dict() for d in read_table(image, profile, args.letters)]})

@@ -21,7 +21,7 @@ import numpy as np
 from ..cards import Card
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
-from .reading import Reading, read_card_image
+from .reading import Reading, read_card_images
 from .station import read_station
 
 LOCATE_MAX_SIDE = 640
@@ -503,21 +503,23 @@ def _card_region(image: np.ndarray, outline: np.ndarray, height: int
     return cv2.resize(region, size, interpolation=cv2.INTER_AREA), outline * shrink
 
 
-def read_table(frame: np.ndarray, profile: DeckProfile | None = None) -> list[Detection]:
+def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
+               letters: str | None = None) -> list[Detection]:
     """Every card lying in the photo: face up with rank and suit, face down, or abstained.
 
     An abstention is still a detection (``card`` None): a card is there and nobody knows
-    which, which the table must hear rather than miss.
+    which, which the table must hear rather than miss. ``profile`` and ``letters`` are as
+    for ``reading.read_card_images``, which reads all the frame's cards in one call.
     """
-    detections = []
-    for outline in locate_cards(frame):
-        outline = portrait(outline)
-        reading = read_card_image(rectify(frame, outline, CANONICAL_SIZE), profile=profile)
-        detections.append(Detection(reading.face, reading.card, reading.confidence, outline))
-    return detections
+    outlines = [portrait(outline) for outline in locate_cards(frame)]
+    cards = [rectify(frame, outline, CANONICAL_SIZE) for outline in outlines]
+    readings = read_card_images(cards, profile=profile, letters=letters)
+    return [Detection(r.face, r.card, r.confidence, outline)
+            for r, outline in zip(readings, outlines, strict=True)]
 
 
-def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None) -> Reading:
+def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
+                     letters: str | None = None) -> Reading:
     """Read a photo of one card: a read-station frame, or one card lying on a table.
 
     The largest card the table locator finds is read. A frame where it finds none is
@@ -526,6 +528,8 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None) -> R
     """
     outlines = locate_cards(photo)
     if not outlines:
-        return read_station(photo, profile)
+        return read_station(photo, profile, letters)
     largest = max(outlines, key=lambda o: cv2.contourArea(o.reshape(-1, 1, 2)))
-    return read_card_image(rectify(photo, largest, CANONICAL_SIZE), profile=profile)
+    [reading] = read_card_images([rectify(photo, largest, CANONICAL_SIZE)], profile=profile,
+                                 letters=letters)
+    return reading

@@ -35,8 +35,8 @@ def jpeg_with_orientation(image, orientation):
     return data[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + data[2:]
 
 
-def one_card_photo(card, *, seed, back=None, size=(1280, 720), height=(380, 420)):
-    items = cards_to_place([card], STYLE, seed=seed, backs=[back])
+def one_card_photo(card, *, seed, back=None, size=(1280, 720), height=(380, 420), style=STYLE):
+    items = cards_to_place([card], style, seed=seed, backs=[back])
     return compose_scene(items, seed=seed, background="wood", size=size, card_height=height)
 
 
@@ -87,6 +87,24 @@ def test_read_card_names_no_card_for_a_joker(tmp_path, capsys):
     path = write_png(tmp_path / "joker.png", scene.image)
     _, [out], _ = run_cli(capsys, "read-card", path)
     assert out["card"] is None
+
+
+def test_read_card_names_a_french_jack_only_when_told_the_letters_are_french(tmp_path, capsys):
+    scene = one_card_photo(parse_card("JH"), seed=14, style="paris")  # a V in the corners
+    path = write_png(tmp_path / "valet.png", scene.image)
+    _, [unsure], _ = run_cli(capsys, "read-card", path)
+    _, [french], _ = run_cli(capsys, "read-card", "--letters", "french", path)
+    assert (unsure["face"], unsure["card"]) == ("up", None)
+    assert (french["face"], french["card"]) == ("up", "JH")
+
+
+def test_read_table_passes_the_letter_set_to_the_reader(tmp_path, capsys):
+    cards = [parse_card(t) for t in ("JS", "QD")]  # V and D in a French deck
+    scene = compose_scene(cards_to_place(cards, "paris", seed=15), seed=15, background="wood",
+                          card_height=(300, 340))
+    path = write_png(tmp_path / "french.png", scene.image)
+    _, [out], _ = run_cli(capsys, "read-table", "--letters", "french", path)
+    assert sorted(c["card"] for c in out["cards"]) == ["JS", "QD"]
 
 
 def test_read_card_reads_a_twelve_megapixel_photo(tmp_path, capsys):
