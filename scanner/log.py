@@ -1,10 +1,13 @@
 """The event log: one SQLite file in WAL mode, every event durable before anything acts on it.
 
-``append`` returns only once the event's commit is on disk: the file runs with
-``synchronous=FULL``, so in WAL mode each commit syncs the write-ahead log and survives a power
-cut, not only a crashed process (NORMAL would only promise the latter; bench/core_log.py
-measures both). An optional idempotency ``key`` makes a retransmitted event a no-op that
-returns the sequence number it was first logged under, so nothing is logged twice.
+``append`` returns only once the event's commit is durable. By default (``durability="power"``)
+the file runs with ``synchronous=FULL``: in WAL mode each commit syncs the write-ahead log to disk
+and survives a power cut, not only a crashed process. ``durability="process"``
+(``synchronous=NORMAL``) is an explicit, weaker choice that spares that sync: a returned commit is
+in the operating system's hands and survives the host being killed (kill -9), but a power cut or
+an OS crash may lose the commits since the last checkpoint (bench/core_log.py and
+bench/shoe_overhead.py measure both). An optional idempotency ``key`` makes a retransmitted event
+a no-op that returns the sequence number it was first logged under, so nothing is logged twice.
 
 The file carries its schema version (``PRAGMA user_version``) and an application id. A file
 from a newer tablescan, or one that is not a tablescan log, is refused after a read-only look
@@ -27,7 +30,10 @@ from .events import Event, EventError, event_from_dict
 SCHEMA_VERSION = 1
 # "TBSC": tells a tablescan log from any other SQLite file.
 APPLICATION_ID = 0x54425343
-SYNCHRONOUS = "FULL"
+# What an acknowledged append survives, and the SQLite setting that promises it.
+DURABILITY: dict[str, str] = {"power": "FULL", "process": "NORMAL"}
+DEFAULT_DURABILITY = "power"
+SYNCHRONOUS = DURABILITY[DEFAULT_DURABILITY]
 BUSY_TIMEOUT_MS = 5000
 
 _SCHEMA = (
@@ -107,11 +113,17 @@ class EventLog:
     """An append-only, durable, replayable log of events in one SQLite file.
 
     ``session`` names the sitting the appended events belong to; by default each EventLog
-    starts a fresh one at its first write.
+    starts a fresh one at its first write. ``durability`` is ``"power"`` (the default) or
+    ``"process"``; see the module's docstring.
     """
 
-    def __init__(self, path: str | Path, session: str | None = None) -> None:
+    def __init__(self, path: str | Path, session: str | None = None, *,
+                 durability: str = DEFAULT_DURABILITY) -> None:
         self.path = Path(path)
+        if durability not in DURABILITY:
+            raise LogError(f"durability must be one of {', '.join(DURABILITY)}, "
+                           f"not {durability!r}")
+        self.durability = durability
         if self.path.exists() and self.path.stat().st_size > 0:
             inspect_log_file(self.path)
         try:
@@ -121,7 +133,7 @@ class EventLog:
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+            self._conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             self._create_schema()
         except sqlite3.Error as exc:
             self._conn.close()
@@ -130,6 +142,9 @@ class EventLog:
             self._conn.close()
             raise
         self._session = session
+        # Whether a committed append has stored the session's row: it is written once, not per
+        # append (a rolled-back first append leaves this False, so the next one writes it).
+        self._session_stored = False
 
     def _create_schema(self) -> None:
         with self.transaction():
@@ -164,8 +179,9 @@ class EventLog:
     def _ensure_session(self) -> str:
         # Inside the caller's transaction, so a rolled-back append leaves no orphan session.
         name = self.session
-        self._conn.execute("INSERT OR IGNORE INTO sessions (name, started_at) VALUES (?, ?)",
-                           (name, utc_now()))
+        if not self._session_stored:
+            self._conn.execute("INSERT OR IGNORE INTO sessions (name, started_at) VALUES (?, ?)",
+                               (name, utc_now()))
         return name
 
     def append(self, event: Event, key: str | None = None) -> int:
@@ -192,22 +208,26 @@ class EventLog:
                 raise LogError(f"idempotency key must be text, not {key!r}")
         now = utc_now()
         with self.transaction() as conn:
-            return [self._insert(conn, event.type, body, key, now)
-                    for event, body, key in zip(events, bodies, keys, strict=True)]
+            results = [self._insert(conn, event.type, body, key, now)
+                       for event, body, key in zip(events, bodies, keys, strict=True)]
+        # Committed: an inserted event committed its session's row with it.
+        self._session_stored = self._session_stored or any(new for _, new in results)
+        return [seq for seq, _ in results]
 
     def _insert(self, conn: sqlite3.Connection, kind: str, body: str, key: str | None,
-                now: str) -> int:
+                now: str) -> tuple[int, bool]:
+        """The event's seq, and whether it was inserted now (False: its key was logged)."""
         if key is not None:
             row = conn.execute("SELECT seq, body FROM events WHERE key = ?", (key,)).fetchone()
             if row is not None:
                 if row[1] != body:
                     raise LogError(f"key {key!r} is already logged (seq {row[0]}) with a "
                                    f"different event: {row[1]}")
-                return int(row[0])
+                return int(row[0]), False
         cursor = conn.execute(
             "INSERT INTO events (session, key, type, body, logged_at) VALUES (?, ?, ?, ?, ?)",
             (self._ensure_session(), key, kind, body, now))
-        return int(cursor.lastrowid or 0)
+        return int(cursor.lastrowid or 0), True
 
     def replay(self, from_seq: int = 0, session: str | None = None,
                ) -> Iterator[tuple[int, Event]]:

@@ -1,6 +1,6 @@
 """A dealing process for the crash test: deals a known shuffled pack card by card into the log.
 
-    python core_crash_dealer.py LOG HAND SEED DELAY
+    python core_crash_dealer.py LOG HAND SEED DELAY [DURABILITY]
 
 It finds from the log alone how far the hand got, re-sends the last card it logged (as a shoe
 does after a reset, not knowing whether the host got it), then carries on. After each append
@@ -32,10 +32,10 @@ def dealt_so_far(log: EventLog, hand: str) -> int:
     return ordinal
 
 
-def main(path: str, hand: str, seed: int, delay: float) -> None:
+def main(path: str, hand: str, seed: int, delay: float, durability: str) -> None:
     cards = pack(seed)
     seats = Seat.N.left.clockwise_from()
-    with EventLog(path) as log:
+    with EventLog(path, durability=durability) as log:
         log.append(HandStarted(game="bridge", dealer=Seat.N, packet=1), key=f"{hand}:start")
         start = max(dealt_so_far(log, hand) - 1, 0)
         for ordinal in range(start, len(cards)):
@@ -47,4 +47,5 @@ def main(path: str, hand: str, seed: int, delay: float) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
+         sys.argv[5] if len(sys.argv) > 5 else "power")

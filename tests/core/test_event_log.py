@@ -77,6 +77,19 @@ def test_the_log_is_in_wal_mode_with_synchronous_full(log):
     assert log.connection.execute("PRAGMA synchronous").fetchone()[0] == 2
 
 
+def test_process_durability_is_an_explicit_choice_of_synchronous_normal(tmp_path):
+    with EventLog(tmp_path / "table.sqlite", durability="process") as log:
+        assert log.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # 1 = NORMAL: a commit survives the process being killed, not a power cut
+        assert log.connection.execute("PRAGMA synchronous").fetchone()[0] == 1
+
+
+def test_an_unknown_durability_is_refused_before_the_file_is_created(tmp_path):
+    with pytest.raises(LogError, match="durability must be one of power, process"):
+        EventLog(tmp_path / "table.sqlite", durability="fast")
+    assert not (tmp_path / "table.sqlite").exists()
+
+
 def test_an_appended_event_is_visible_to_another_connection_on_return(log):
     log.append(A_HAND[0])
     with sqlite3.connect(log.path) as other:
@@ -192,6 +205,20 @@ def test_retransmitting_only_logged_events_starts_no_session(tmp_path):
     with EventLog(path) as log:
         log.append(A_HAND[0], key="start")
         assert len(log.sessions()) == 1
+
+
+def test_a_session_whose_first_append_was_rolled_back_is_recorded_by_its_next(tmp_path):
+    path = tmp_path / "table.sqlite"
+    with EventLog(path, session="first") as first, EventLog(path, session="second") as second:
+        first.append(A_HAND[3], key="hand-1:card:00")
+        with pytest.raises(LogError, match="different event"):
+            second.append_many([A_HAND[0], CardDelivered(parse_card("KS"), Seat.N)],
+                               keys=[None, "hand-1:card:00"])
+        assert second.sessions() == ["first"]
+        second.append(A_HAND[1])
+        second.append(A_HAND[2])
+        assert second.sessions() == ["first", "second"]
+        assert [seq for seq, _ in second.replay(session="second")] == [2, 3]
 
 
 def test_a_source_finds_the_last_event_it_logged_by_key_prefix(log):

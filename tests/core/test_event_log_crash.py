@@ -19,9 +19,9 @@ DEALER = Path(__file__).with_name("core_crash_dealer.py")
 SEED = 2026
 
 
-def start_dealer(path: Path, delay: float) -> subprocess.Popen[str]:
+def start_dealer(path: Path, delay: float, durability: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, str(DEALER), str(path), "board-7", str(SEED),
-                             str(delay)], stdout=subprocess.PIPE, text=True)
+                             str(delay), durability], stdout=subprocess.PIPE, text=True)
 
 
 def read_acks(proc: subprocess.Popen[str], stop_after: int | None) -> dict[int, int]:
@@ -37,16 +37,18 @@ def read_acks(proc: subprocess.Popen[str], stop_after: int | None) -> dict[int, 
     return acks
 
 
-@pytest.mark.parametrize("killed_after", [1, 19, 40])
-def test_a_deal_killed_mid_deal_resumes_at_the_next_card(tmp_path, killed_after):
+# "process" durability (synchronous=NORMAL) promises exactly this too: kill -9, not a power cut.
+@pytest.mark.parametrize(("killed_after", "durability"),
+                         [(1, "power"), (19, "power"), (40, "power"), (19, "process")])
+def test_a_deal_killed_mid_deal_resumes_at_the_next_card(tmp_path, killed_after, durability):
     path = tmp_path / "table.sqlite"
-    first = start_dealer(path, delay=0.03)
+    first = start_dealer(path, delay=0.03, durability=durability)
     acked = read_acks(first, stop_after=killed_after)
     os.kill(first.pid, signal.SIGKILL)
     assert first.wait(timeout=30) == -signal.SIGKILL
     first.stdout.close()
 
-    second = start_dealer(path, delay=0)
+    second = start_dealer(path, delay=0, durability=durability)
     resumed = read_acks(second, stop_after=None)
     assert second.wait(timeout=60) == 0
     second.stdout.close()
