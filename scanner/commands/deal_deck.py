@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
+from ..log import DEFAULT_DURABILITY, DURABILITY
 
 GAMES = ("bridge", "pinochle")
 
@@ -35,6 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="cards per packet (default: bridge 1, pinochle 3)")
     parser.add_argument("--db", type=Path, default=None,
                         help="event log (SQLite); the same file resumes a stopped deal")
+    parser.add_argument("--durability", choices=tuple(DURABILITY), default=DEFAULT_DURABILITY,
+                        help="power (default): every logged event survives a power cut; "
+                             "process: it survives the host being killed, not a power cut, "
+                             "and spares a disk sync per event")
     parser.add_argument("--new", action="store_true",
                         help="start a new deal even if the log holds an unfinished one")
     parser.set_defaults(func=run)
@@ -60,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.db is None:
         print(f"deal-deck: logging to {db} (pass --db to keep and resume)", file=sys.stderr)
     try:
-        log = EventLog(db)
+        log = EventLog(db, durability=args.durability)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
     try:

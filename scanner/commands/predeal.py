@@ -24,6 +24,7 @@ from typing import Any
 from ..bridge.cli_io import DamagedInput, load_set, parse_board_numbers, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
+from ..log import DEFAULT_DURABILITY, DURABILITY
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,6 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "the same file resumes a stopped run")
     parser.add_argument("--session", help="session the boards will be played in (default: the "
                                           "session the run started in, or a new one)")
+    parser.add_argument("--durability", choices=tuple(DURABILITY), default=DEFAULT_DURABILITY,
+                        help="power (default): every logged event survives a power cut; "
+                             "process: it survives the host being killed, not a power cut, "
+                             "and spares a disk sync per event")
     parser.add_argument("--show-hands", action="store_true",
                         help="print each copy's pockets (default: blind, no card is named)")
     parser.add_argument("--allow-repeat", action="store_true",
@@ -76,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     try:
         session = args.session or run_session_for(db, boards)
-        log = EventLog(db, session=session)
+        log = EventLog(db, session=session, durability=args.durability)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
     console = PredealConsole(go_ahead(args.yes, args.next_deck_cmd, "--next-deck-cmd",

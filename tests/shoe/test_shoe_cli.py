@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 
@@ -63,3 +64,17 @@ def test_deal_deck_with_a_shoe_that_cannot_be_opened_exits_2_naming_it(tmp_path,
                  "--game", "pinochle", "--dealer", "N", "--db", str(tmp_path / "d.db")])
     assert code == 2
     assert "/dev/ttyNOPE" in capsys.readouterr().err
+
+
+def test_deal_deck_with_process_durability_logs_every_delivery(shoe_sim, tmp_path, bridge_deck):
+    db = tmp_path / "deal.db"
+    out = subprocess.run(
+        [*TABLESCAN, "deal-deck", "--shoe", shoe_sim["shoe"], "--camera", shoe_sim["camera"],
+         "--game", "bridge", "--dealer", "N", "--db", str(db), "--durability", "process"],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["status"] == "complete"
+    with sqlite3.connect(db) as conn:
+        delivered = conn.execute(
+            "SELECT count(*) FROM events WHERE type = 'card-delivered'").fetchone()[0]
+    assert delivered == 52
