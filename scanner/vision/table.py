@@ -26,8 +26,8 @@ from .station import read_station
 
 LOCATE_MAX_SIDE = 640
 # Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
-# 63/89 = 0.71; perspective can push either way.
-ASPECT_RANGE = (0.42, 0.85)
+# 63/89 = 0.71; perspective can push either way, a tilted poker card past 0.9.
+ASPECT_RANGE = (0.42, 0.92)
 CARD_ASPECTS = (57 / 89, 63 / 89)
 MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
 MAX_CARD_AREA_FRACTION = 0.9  # a close-up of one card may nearly fill the photo
@@ -37,7 +37,6 @@ MAX_FILL = 1.04
 MAX_HULL = 1.08
 MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the corner fit
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
-OPENING_SIZES = (13,)  # pixels per 1280 px of photo: bridges thinner than these are cut
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
 TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
 EDGE_SAMPLES = 24  # points sampled along each side
@@ -181,23 +180,20 @@ def _intersect(line_a: np.ndarray, line_b: np.ndarray) -> np.ndarray | None:
 
 
 def _fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float) -> np.ndarray | None:
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        direction = b - a
-        length = float(np.linalg.norm(direction))
-        if length < 1:
-            return None
-        direction /= length
-        normal = np.array([-direction[1], direction[0]], np.float32)
-        relative = points - a
-        along = relative @ direction
-        across = np.abs(relative @ normal)
-        near = (along > 0.15 * length) & (along < 0.85 * length) & (
-            across < tolerance * length + 2)
-        if near.sum() < 5:
-            return None
-        lines.append(cv2.fitLine(points[near], cv2.DIST_L2, 0, 0.01, 0.01).reshape(4))
+    directions = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(directions, axis=1)
+    if lengths.min() < 1:
+        return None
+    directions /= lengths[:, None]
+    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1)
+    relative = points[None, :, :] - quad[:, None, :]
+    along = np.einsum("snk,sk->sn", relative, directions)
+    across = np.abs(np.einsum("snk,sk->sn", relative, normals))
+    near = ((along > 0.15 * lengths[:, None]) & (along < 0.85 * lengths[:, None])
+            & (across < tolerance * lengths[:, None] + 2))
+    if near.sum(axis=1).min() < 5:
+        return None
+    lines = [cv2.fitLine(points[side], cv2.DIST_L2, 0, 0.01, 0.01).reshape(4) for side in near]
     corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
     if any(c is None for c in corners):
         return None
@@ -289,9 +285,9 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
     return float((step > EDGE_STEP).mean(axis=1).min())
 
 
-def confirm(candidate: Candidate, image: np.ndarray) -> Candidate | None:
-    """The candidate with its corners refit, if it is still a card-shaped, well-filled quad
-    whose every side is a real edge in ``image``."""
+def confirm(candidate: Candidate, image: np.ndarray) -> tuple[Candidate, float] | None:
+    """The candidate with its corners refit, and its edge support, if it is still a
+    card-shaped, well-filled quad whose every side is a real edge in ``image``."""
     quad = order_clockwise(refine_corners(order_clockwise(candidate.outline), candidate.contour))
     sides = _side_lengths(quad)
     short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
@@ -302,15 +298,24 @@ def confirm(candidate: Candidate, image: np.ndarray) -> Candidate | None:
     # The hull check catches two cards in one blob, whose hull a loose quad cuts short.
     if not MIN_FILL <= fill <= MAX_FILL or cv2.contourArea(candidate.hull) / quad_area > MAX_HULL:
         return None
-    if edge_support(image, quad) < MIN_EDGE_SUPPORT:
+    support = edge_support(image, quad)
+    if support < MIN_EDGE_SUPPORT:
         return None
-    return Candidate(quad, quad_area, candidate.contour, candidate.hull)
+    return Candidate(quad, quad_area, candidate.contour, candidate.hull), support
 
 
 def _candidates_from_mask(mask: np.ndarray) -> list[Candidate]:
-    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    """Card-like contours of the mask: the outlines of its regions and of its holes (a dark
+    card on a light table is a hole in the table's region)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    # Traced pixel by pixel (a diagonal step is one point), a contour has at least
+    # perimeter/√2 points, and no rectangle of area A has a perimeter under 4√A. Most
+    # contours are specks of texture far shorter than that, dropped before any geometry.
+    shortest = 2 * np.sqrt(2 * MIN_CARD_AREA_FRACTION * mask.size)
     found = []
     for contour in contours:
+        if len(contour) < shortest:
+            continue
         candidate = rough_candidate(contour, mask.shape)
         if candidate is not None:
             found.append(candidate)
@@ -336,10 +341,10 @@ def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candida
         holder = next((i for i, (other, _) in enumerate(kept) if _contains(other, centre)), None)
         if holder is not None and kept[holder][1] >= 1 - CLEARLY_STRONGER:
             continue
-        confirmed = confirm(candidate, image)
-        if confirmed is None:
+        result = confirm(candidate, image)
+        if result is None:
             continue
-        support = edge_support(image, confirmed.outline)
+        confirmed, support = result
         if holder is None:
             kept.append((confirmed, support))
         elif support >= kept[holder][1] + CLEARLY_STRONGER:
@@ -347,24 +352,9 @@ def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candida
     return [candidate for candidate, _ in kept]
 
 
-def _openings(mask: np.ndarray) -> list[np.ndarray]:
-    """The mask, then the mask opened wider and wider.
-
-    A crumb, a pen tip, a glare spot or a neighbouring card can join a card's region
-    through a thin bridge; opening cuts the bridge, and the corner refit restores the
-    straight sides that opening rounded off.
-    """
-    scale = max(mask.shape) / 1280
-    versions = [mask]
-    for size in OPENING_SIZES:
-        k = max(3, round(size * scale) | 1)
-        versions.append(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)))
-    return versions
-
-
-def _side_steps(image: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.ndarray,
-                reach: tuple[float, float], frame_gap: float) -> np.ndarray:
-    """Where the card's edge crosses each of a side's sample normals, in photo pixels.
+def _edge_points(image: np.ndarray, outline: np.ndarray, reach: tuple[float, float],
+                 frame_gap: float) -> list[np.ndarray]:
+    """Where the card's edge crosses each side's sample normals, in photo pixels, per side.
 
     Each normal runs from ``reach[0]`` inside to ``reach[1]`` outside the side. Of the
     steps at least half as strong as the strongest, the one nearest the located side is
@@ -372,13 +362,24 @@ def _side_steps(image: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.nda
     printed frame line lies that close inside the card's edge, a neighbouring card
     further out.
     """
-    along = np.linspace(0.15, 0.85, SNAP_SAMPLES, dtype=np.float32)[:, None]
+    directions = np.roll(outline, -1, axis=0) - outline
+    directions /= np.maximum(np.linalg.norm(directions, axis=1, keepdims=True), 1e-6)
+    outward = np.stack([directions[:, 1], -directions[:, 0]], axis=1)
+    # Outlines run clockwise on screen (positive oriented area); a reversed one flips normals.
+    if cv2.contourArea(outline.reshape(-1, 1, 2), oriented=True) < 0:
+        outward = -outward
+    along = np.linspace(0.15, 0.85, SNAP_SAMPLES, dtype=np.float32)
     offsets = np.arange(-reach[0], reach[1], 0.5, dtype=np.float32)
-    points = a + (b - a) * along
-    xs = points[:, None, 0] + outward[0] * offsets[None, :]
-    ys = points[:, None, 1] + outward[1] * offsets[None, :]
-    profiles = cv2.remap(image, xs, ys, cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    # Rows: SNAP_SAMPLES normals of side 0, then of side 1, ...
+    points = (outline[:, None, :] + (np.roll(outline, -1, axis=0) - outline)[:, None, :]
+              * along[None, :, None]).reshape(-1, 2)
+    normals = np.repeat(outward, SNAP_SAMPLES, axis=0)
+    xs = points[:, None, 0] + normals[:, None, 0] * offsets[None, :]
+    ys = points[:, None, 1] + normals[:, None, 1] * offsets[None, :]
+    profiles = cv2.remap(image, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
+    if profiles.ndim == 2:
+        profiles = profiles[..., None]
     steps = np.abs(profiles[:, 2:] - profiles[:, :-2]).max(axis=2)
     centres = offsets[1:-1]
     strongest = steps.max(axis=1, keepdims=True)
@@ -395,9 +396,9 @@ def _side_steps(image: np.ndarray, a: np.ndarray, b: np.ndarray, outward: np.nda
     rows = np.arange(len(steps))
     same_chain = strong & (chain == chain[rows, nearest][:, None]) & (index >= nearest[:, None])
     outermost = np.where(same_chain, index, -1).max(axis=1)
+    edges = (points + normals * centres[np.maximum(outermost, 0), None]).astype(np.float32)
     keep = strong.any(axis=1)
-    edge = centres[np.maximum(outermost, 0)]
-    return (points[keep] + outward * edge[keep, None]).astype(np.float32)
+    return [edges[side][keep[side]] for side in np.split(np.arange(len(edges)), 4)]
 
 
 def snap_outline(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
@@ -407,19 +408,13 @@ def snap_outline(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
     reader needs the index where the card's geometry puts it, so each side is refit to
     the colour step found along its normals. A side with too few steps keeps its place.
     """
-    # Outlines run clockwise on screen (positive oriented area); a reversed one flips normals.
-    reversed_order = cv2.contourArea(outline.reshape(-1, 1, 2), oriented=True) < 0
     height = float(min(_side_lengths(outline).max(), max(image.shape[:2])))
     reach = (SNAP_REACH[0] * height + 2, SNAP_REACH[1] * height + 2)
     lines = []
-    for i in range(4):
-        a, b = outline[i], outline[(i + 1) % 4]
-        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-        outward = np.array([direction[1], -direction[0]], np.float32)
-        if reversed_order:
-            outward = -outward
-        edge = _side_steps(image, a, b, outward, reach, SNAP_FRAME_GAP * height)
+    for i, edge in enumerate(_edge_points(image, outline, reach, SNAP_FRAME_GAP * height)):
         if len(edge) < SNAP_SAMPLES // 2:
+            a, b = outline[i], outline[(i + 1) % 4]
+            direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
             lines.append(np.array([*direction, *a], np.float32))
             continue
         lines.append(cv2.fitLine(edge, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4))
@@ -436,9 +431,8 @@ def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     """Outlines (4×2 float32, clockwise, photo pixels) of every card lying in the photo."""
     small, scale = _shrink(image)
     candidates: list[Candidate] = []
-    for cue in cue_masks(small):
-        for mask in _openings(cue):
-            candidates.extend(_candidates_from_mask(mask))
+    for mask in cue_masks(small):
+        candidates.extend(_candidates_from_mask(mask))
     return [snap_outline(image, c.outline / scale) for c in select_cards(candidates, small)]
 
 
