@@ -44,6 +44,8 @@ EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the ca
 EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
 MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
 CLEARLY_STRONGER = 0.25  # edge support by which a smaller outline inside beats a larger
+PART_OF_PAIR = 0.62  # area share of an outline, at most, for one of two cards merged in it
+PAIR_FILL = 0.8  # area share of an outline that cards side by side in it must fill
 SNAP_SAMPLES = 16  # normals per side when snapping an outline to the card's edge
 SNAP_REACH = (0.03, 0.05)  # of the card's height: how far inside and outside to look
 SNAP_MIN_STEP = 12.0  # grey levels over one pixel that count as an edge
@@ -312,29 +314,59 @@ def _contains(outer: Candidate, point: np.ndarray) -> bool:
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
+@dataclass
+class _Kept:
+    card: Candidate
+    support: float
+    parts: list[Candidate]  # strong, much smaller outlines inside: maybe two cards merged
+
+
 def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candidate]:
     """One confirmed outline per card, largest first.
 
     Each card is proposed by several cues, and a card's printed frame or a back's inner
     panel is card-shaped too; anything centred inside a confirmed card is that card.
     Unless its edges are clearly stronger: then the larger outline had swallowed some of
-    the table (a neighbour, a shadow, a crumb), and the smaller one is the card.
+    the table (a neighbour, a shadow, a crumb), and the smaller one is the card. Two cards
+    lying side by side can make one card-shaped outline too; when strong outlines no
+    bigger than half of it, side by side, fill it, they are the cards.
     """
-    kept: list[tuple[Candidate, float]] = []
+    kept: list[_Kept] = []
     for candidate in sorted(candidates, key=lambda c: -c.area):
         centre = candidate.outline.mean(axis=0)
-        holder = next((i for i, (other, _) in enumerate(kept) if _contains(other, centre)), None)
-        if holder is not None and kept[holder][1] >= 1 - CLEARLY_STRONGER:
+        holder = next((k for k in kept if _contains(k.card, centre)), None)
+        if holder is not None and holder.support >= 1 - CLEARLY_STRONGER:
+            # A printed frame or a back's panel is most of its card; half is a neighbour.
+            if candidate.area <= PART_OF_PAIR * holder.card.area:
+                result = confirm(candidate, image)
+                if result is not None and result[1] >= 1 - CLEARLY_STRONGER:
+                    holder.parts.append(result[0])
             continue
         result = confirm(candidate, image)
         if result is None:
             continue
         confirmed, support = result
         if holder is None:
-            kept.append((confirmed, support))
-        elif support >= kept[holder][1] + CLEARLY_STRONGER:
-            kept[holder] = (confirmed, support)
-    return [candidate for candidate, _ in kept]
+            kept.append(_Kept(confirmed, support, []))
+        elif support >= holder.support + CLEARLY_STRONGER:
+            holder.card, holder.support = confirmed, support
+    cards = []
+    for k in kept:
+        parts = _side_by_side(k.parts)
+        if len(parts) >= 2 and sum(p.area for p in parts) >= PAIR_FILL * k.card.area:
+            cards.extend(parts)
+        else:
+            cards.append(k.card)
+    return cards
+
+
+def _side_by_side(parts: list[Candidate]) -> list[Candidate]:
+    """The largest outlines among ``parts`` that are not inside one another."""
+    chosen: list[Candidate] = []
+    for part in sorted(parts, key=lambda c: -c.area):
+        if not any(_contains(other, part.outline.mean(axis=0)) for other in chosen):
+            chosen.append(part)
+    return chosen
 
 
 def _edge_points(image: np.ndarray, outline: np.ndarray, reach: tuple[float, float],
@@ -381,9 +413,18 @@ def _edge_points(image: np.ndarray, outline: np.ndarray, reach: tuple[float, flo
     rows = np.arange(len(steps))
     same_chain = strong & (chain == chain[rows, nearest][:, None]) & (index >= nearest[:, None])
     outermost = np.where(same_chain, index, -1).max(axis=1)
-    edges = (points + normals * centres[np.maximum(outermost, 0), None]).astype(np.float32)
-    keep = strong.any(axis=1)
-    return [edges[side][keep[side]] for side in np.split(np.arange(len(edges)), 4)]
+    offset = centres[np.maximum(outermost, 0)]
+    edges = (points + normals * offset[:, None]).astype(np.float32)
+    found = strong.any(axis=1)
+    sides = []
+    for side in np.split(np.arange(len(edges)), 4):
+        # A side's edge is one straight line: a step far off the side's typical offset
+        # belongs to a neighbouring card or the back's motif.
+        keep = side[found[side]]
+        if len(keep):
+            keep = keep[np.abs(offset[keep] - np.median(offset[keep])) <= frame_gap]
+        sides.append(edges[keep])
+    return sides
 
 
 def snap_outline(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
