@@ -75,6 +75,36 @@ def test_a_close_up_card_filling_most_of_the_photo_is_found():
     assert outline_matches(outline, corners)
 
 
+@pytest.mark.parametrize("angle", [0.0, 33.0])
+def test_two_cards_side_by_side_are_two_cards_not_one_card_shaped_pair(angle):
+    # Two bridge cards a few pixels apart make a rectangle of about a card's proportions.
+    items = cards_to_place([parse_card("9H"), parse_card("4S")], "standard", seed=21)
+    aspect = items[0].image.shape[1] / items[0].image.shape[0]
+    photo = np.full((720, 1280, 3), (60, 60, 60), np.uint8)
+    theta = np.radians(angle)
+    step = np.array([np.cos(theta), np.sin(theta)]) * (200 * aspect + 4)
+    corners = [card_corners((600 + dx, 360 + dy), 200, aspect, angle)
+               for dx, dy in (0 * step, step)]
+    for item, quad in zip(items, corners, strict=True):
+        paste_card(photo, item.image, item.mask, quad)
+    outlines = locate_cards(photo)
+    assert len(outlines) == 2
+    assert all(any(outline_matches(o, quad) for o in outlines) for quad in corners)
+
+
+def test_a_poker_card_foreshortened_to_nearly_square_is_found():
+    [item] = cards_to_place(CARDS[:1], "casino", seed=22)  # poker size, 63 × 89 mm
+    photo = np.full((720, 1280, 3), (120, 60, 20), np.uint8)
+    upright = card_corners((640, 360), 220, item.image.shape[1] / item.image.shape[0], 20.0)
+    # A camera tilted along the card's length shortens it: its sides now 0.9 to 1, not 0.71.
+    centre = upright.mean(axis=0)
+    axis = (upright[3] - upright[0]) / np.linalg.norm(upright[3] - upright[0])
+    squashed = upright - np.outer((upright - centre) @ axis, axis) * 0.21
+    paste_card(photo, item.image, item.mask, squashed.astype(np.float32))
+    [outline] = locate_cards(photo)
+    assert outline_matches(outline, squashed)
+
+
 def test_rectified_card_is_portrait_with_the_cards_proportions():
     scene = scene_of("plain", seed=15)
     outline = portrait(locate_cards(scene.image)[0])
