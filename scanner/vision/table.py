@@ -413,7 +413,12 @@ def _edge_points(image: np.ndarray, outline: np.ndarray, reach: tuple[float, flo
     rows = np.arange(len(steps))
     same_chain = strong & (chain == chain[rows, nearest][:, None]) & (index >= nearest[:, None])
     outermost = np.where(same_chain, index, -1).max(axis=1)
-    offset = centres[np.maximum(outermost, 0)]
+    # Blur spreads the edge over a run of strong steps; it lies at the run's step-weighted
+    # middle, not at its outer end. The run is the outermost one of the chain.
+    run_starts = strong & ~np.concatenate([np.zeros((len(steps), 1), bool), strong[:, :-1]], axis=1)
+    start = np.where(run_starts & (index <= outermost[:, None]), index, -1).max(axis=1)
+    weights = np.where((index >= start[:, None]) & (index <= outermost[:, None]), steps, 0)
+    offset = (weights * centres).sum(axis=1) / np.maximum(weights.sum(axis=1), 1)
     edges = (points + normals * offset[:, None]).astype(np.float32)
     found = strong.any(axis=1)
     sides = []
