@@ -369,92 +369,114 @@ def _side_by_side(parts: list[Candidate]) -> list[Candidate]:
     return chosen
 
 
-def _edge_points(image: np.ndarray, outline: np.ndarray, reach: tuple[float, float],
-                 frame_gap: float) -> list[np.ndarray]:
-    """Where the card's edge crosses each side's sample normals, in photo pixels, per side.
+def _edge_offsets(image: np.ndarray, outlines: np.ndarray, heights: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each card's edge crosses each of its sides' sample normals, for all the
+    cards at once (rows: card, side, sample): the sample points on the located sides,
+    their outward normals, and the edge's offset along each normal (NaN: no edge seen).
 
-    Each normal runs from ``reach[0]`` inside to ``reach[1]`` outside the side. Of the
-    steps at least half as strong as the strongest, the one nearest the located side is
-    taken, then followed outwards across any further step within ``frame_gap``: a
-    printed frame line lies that close inside the card's edge, a neighbouring card
-    further out.
+    A normal runs from ``SNAP_REACH[0]`` of the card's height inside to ``SNAP_REACH[1]``
+    outside the side. Of the steps at least half as strong as the strongest, the one
+    nearest the located side is taken, then followed outwards across any further step
+    within ``SNAP_FRAME_GAP``: a printed frame line lies that close inside the card's
+    edge, a neighbouring card further out.
     """
-    directions = np.roll(outline, -1, axis=0) - outline
-    directions /= np.maximum(np.linalg.norm(directions, axis=1, keepdims=True), 1e-6)
-    outward = np.stack([directions[:, 1], -directions[:, 0]], axis=1)
+    ends = np.roll(outlines, -1, axis=1)
+    directions = (ends - outlines) / np.maximum(
+        np.linalg.norm(ends - outlines, axis=2, keepdims=True), 1e-6)
+    outward = np.stack([directions[..., 1], -directions[..., 0]], axis=2)
     # Outlines run clockwise on screen (positive oriented area); a reversed one flips normals.
-    if cv2.contourArea(outline.reshape(-1, 1, 2), oriented=True) < 0:
-        outward = -outward
-    along = np.linspace(0.15, 0.85, SNAP_SAMPLES, dtype=np.float32)
-    offsets = np.arange(-reach[0], reach[1], 0.5, dtype=np.float32)
-    # Rows: SNAP_SAMPLES normals of side 0, then of side 1, ...
-    points = (outline[:, None, :] + (np.roll(outline, -1, axis=0) - outline)[:, None, :]
-              * along[None, :, None]).reshape(-1, 2)
-    normals = np.repeat(outward, SNAP_SAMPLES, axis=0)
-    xs = points[:, None, 0] + normals[:, None, 0] * offsets[None, :]
-    ys = points[:, None, 1] + normals[:, None, 1] * offsets[None, :]
+    turn = (outlines[..., 0] * ends[..., 1] - ends[..., 0] * outlines[..., 1]).sum(axis=1)
+    outward[turn < 0] *= -1
+    along = np.linspace(0.15, 0.85, SNAP_SAMPLES, dtype=np.float32)[None, None, :, None]
+    points = (outlines[:, :, None, :] + (ends - outlines)[:, :, None, :] * along).reshape(-1, 2)
+    normals = np.repeat(outward.reshape(-1, 2), SNAP_SAMPLES, axis=0)
+    row_height = np.repeat(heights, 4 * SNAP_SAMPLES)
+    inside, outside = SNAP_REACH[0] * row_height + 2, SNAP_REACH[1] * row_height + 2
+    offsets = -inside[:, None] + 0.5 * np.arange(int(np.ceil(2 * (inside + outside).max())) + 1,
+                                                 dtype=np.float32)[None, :]
+    xs = points[:, None, 0] + normals[:, None, 0] * offsets
+    ys = points[:, None, 1] + normals[:, None, 1] * offsets
     profiles = cv2.remap(image, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
-    if profiles.ndim == 2:
-        profiles = profiles[..., None]
-    steps = np.abs(profiles[:, 2:] - profiles[:, :-2]).max(axis=2)
-    centres = offsets[1:-1]
+                         borderMode=cv2.BORDER_REPLICATE)
+    centres = offsets[:, 1:-1]
+    differences = cv2.absdiff(profiles[:, 2:], profiles[:, :-2])
+    steps = (differences if differences.ndim == 2 else np.maximum(
+        np.maximum(differences[..., 0], differences[..., 1]), differences[..., 2])).astype(np.int16)
+    steps[offsets[:, 2:] > outside[:, None]] = 0  # past this card's reach
     strongest = steps.max(axis=1, keepdims=True)
     strong = (steps >= 0.5 * strongest) & (strongest >= SNAP_MIN_STEP)
     nearest = np.where(strong, np.abs(centres), np.inf).argmin(axis=1)
     # Strong steps split into chains wherever the gap to the previous one exceeds
     # frame_gap; the edge is the outermost step of the nearest step's chain.
-    index = np.arange(len(centres))
+    frame_gap = SNAP_FRAME_GAP * row_height
+    index = np.arange(centres.shape[1])
     previous = np.maximum.accumulate(np.where(strong, index, -1), axis=1)
     previous = np.concatenate([np.full((len(steps), 1), -1), previous[:, :-1]], axis=1)
-    gap = centres[None, :] - centres[np.maximum(previous, 0)]
-    breaks = strong & ((previous < 0) | (gap > frame_gap))
+    gap = centres - np.take_along_axis(centres, np.maximum(previous, 0), axis=1)
+    breaks = strong & ((previous < 0) | (gap > frame_gap[:, None]))
     chain = np.cumsum(breaks, axis=1)
-    rows = np.arange(len(steps))
-    same_chain = strong & (chain == chain[rows, nearest][:, None]) & (index >= nearest[:, None])
+    same_chain = (strong & (chain == np.take_along_axis(chain, nearest[:, None], axis=1))
+                  & (index >= nearest[:, None]))
     outermost = np.where(same_chain, index, -1).max(axis=1)
     # Blur spreads the edge over a run of strong steps; it lies at the run's step-weighted
     # middle, not at its outer end. The run is the outermost one of the chain.
-    run_starts = strong & ~np.concatenate([np.zeros((len(steps), 1), bool), strong[:, :-1]], axis=1)
+    run_starts = strong & ~np.concatenate([np.zeros((len(steps), 1), bool), strong[:, :-1]],
+                                          axis=1)
     start = np.where(run_starts & (index <= outermost[:, None]), index, -1).max(axis=1)
     weights = np.where((index >= start[:, None]) & (index <= outermost[:, None]), steps, 0)
     offset = (weights * centres).sum(axis=1) / np.maximum(weights.sum(axis=1), 1)
-    edges = (points + normals * offset[:, None]).astype(np.float32)
-    found = strong.any(axis=1)
-    sides = []
-    for side in np.split(np.arange(len(edges)), 4):
-        # A side's edge is one straight line: a step far off the side's typical offset
-        # belongs to a neighbouring card or the back's motif.
-        keep = side[found[side]]
-        if len(keep):
-            keep = keep[np.abs(offset[keep] - np.median(offset[keep])) <= frame_gap]
-        sides.append(edges[keep])
-    return sides
+    offset[~strong.any(axis=1)] = np.nan
+    # A side's edge is one straight line: a step far off the side's typical offset
+    # belongs to a neighbouring card or the back's motif.
+    by_side = offset.reshape(-1, SNAP_SAMPLES)
+    stray = np.abs(by_side - _medians(by_side)) > frame_gap.reshape(-1, SNAP_SAMPLES)
+    by_side[stray] = np.nan
+    return points, normals, offset
 
 
-def snap_outline(image: np.ndarray, outline: np.ndarray) -> np.ndarray:
-    """The outline moved onto the card's real edges in the full-resolution photo.
+def _medians(rows: np.ndarray) -> np.ndarray:
+    """Each row's median over its finite values (NaN where it has none), as a column."""
+    ordered = np.sort(rows, axis=1)  # NaN sorts last
+    count = np.isfinite(rows).sum(axis=1)[:, None]
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0) // 2, axis=1)
+    high = np.take_along_axis(ordered, count // 2, axis=1)
+    return (low + high) / 2
+
+
+def snap_outlines(image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndarray]:
+    """The outlines moved onto the cards' real edges in the full-resolution photo.
 
     Locating works on a shrunk copy and its masks are a pixel or two fat or thin; the
     reader needs the index where the card's geometry puts it, so each side is refit to
     the colour step found along its normals. A side with too few steps keeps its place.
     """
-    height = float(min(_side_lengths(outline).max(), max(image.shape[:2])))
-    reach = (SNAP_REACH[0] * height + 2, SNAP_REACH[1] * height + 2)
-    lines = []
-    for i, edge in enumerate(_edge_points(image, outline, reach, SNAP_FRAME_GAP * height)):
-        if len(edge) < SNAP_SAMPLES // 2:
-            a, b = outline[i], outline[(i + 1) % 4]
-            direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-            lines.append(np.array([*direction, *a], np.float32))
+    if not outlines:
+        return []
+    stacked = np.stack(outlines).astype(np.float32)
+    heights = np.minimum(np.linalg.norm(stacked - np.roll(stacked, -1, axis=1), axis=2).max(axis=1),
+                         max(image.shape[:2])).astype(np.float32)
+    points, normals, offset = _edge_offsets(image, stacked, heights)
+    edges = (points + normals * np.nan_to_num(offset)[:, None]).reshape(-1, 4, SNAP_SAMPLES, 2)
+    seen = np.isfinite(offset).reshape(-1, 4, SNAP_SAMPLES)
+    snapped = []
+    for outline, height, card_edges, card_seen in zip(stacked, heights, edges, seen, strict=True):
+        lines = []
+        for i in range(4):
+            if card_seen[i].sum() < SNAP_SAMPLES // 2:
+                a, b = outline[i], outline[(i + 1) % 4]
+                direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+                lines.append(np.array([*direction, *a], np.float32))
+            else:
+                lines.append(cv2.fitLine(card_edges[i][card_seen[i]], cv2.DIST_HUBER, 0, 0.01,
+                                         0.01).reshape(4))
+        corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+        if any(c is None for c in corners):
+            snapped.append(outline)
             continue
-        lines.append(cv2.fitLine(edge, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4))
-    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return outline
-    snapped = np.array(corners, np.float32)
-    if np.max(np.linalg.norm(snapped - outline, axis=1)) > 0.1 * height:
-        return outline
+        moved = np.array(corners, np.float32)
+        far = np.max(np.linalg.norm(moved - outline, axis=1)) > 0.1 * height
+        snapped.append(outline if far else moved)
     return snapped
 
 
@@ -464,7 +486,7 @@ def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     candidates: list[Candidate] = []
     for mask in cue_masks(small):
         candidates.extend(_candidates_from_mask(mask))
-    return [snap_outline(image, c.outline / scale) for c in select_cards(candidates, small)]
+    return snap_outlines(image, [c.outline / scale for c in select_cards(candidates, small)])
 
 
 def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
