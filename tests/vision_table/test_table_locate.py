@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from scanner.cards import parse_card
+from scanner.vision import table
 from scanner.vision.scene import (
     BACKGROUNDS,
     card_corners,
@@ -14,7 +15,7 @@ from scanner.vision.scene import (
     outline_matches,
     paste_card,
 )
-from scanner.vision.table import locate_cards, portrait, rectify
+from scanner.vision.table import locate_cards, portrait, read_table, rectify
 
 CARDS = [parse_card(t) for t in "AS KH QD JC TS 9H 8D 7C".split()]
 BACKS = [None, None, "lattice-red", None, None, "dots-green", None, None]
@@ -48,6 +49,26 @@ def test_a_borderless_back_is_found_beside_strong_wood_grain():
                            backs=[None, None, None, None, None, "checker-navy", None, None])
     scene = compose_scene(items, seed=11, background="wood")
     assert unmatched(scene, locate_cards(scene.image)) == []
+
+
+def test_outline_corners_lie_within_a_pixel_of_the_cards_corners():
+    scene = scene_of("wood", seed=18)
+    outlines = locate_cards(scene.image)
+    for truth in scene.cards:
+        [outline] = [o for o in outlines if outline_matches(o, truth.outline)]
+        best = min((np.roll(outline, k, axis=0) for k in range(4)),
+                   key=lambda o: np.abs(o - truth.outline).max())
+        assert np.linalg.norm(best - truth.outline, axis=1).max() < 1.0
+
+
+def test_read_table_hands_the_reader_every_card_of_the_frame_in_one_call(monkeypatch):
+    calls = []
+    real = table.read_card_images
+    monkeypatch.setattr(table, "read_card_images",
+                        lambda cards, **kw: calls.append(len(cards)) or real(cards, **kw))
+    scene = scene_of("cloth", seed=19)
+    detections = read_table(scene.image, letters="english")
+    assert calls == [len(scene.cards)] and len(detections) == len(scene.cards)
 
 
 def test_cards_are_found_under_camera_tilt():
