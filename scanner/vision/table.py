@@ -39,7 +39,6 @@ MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
 TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
-COARSE_BLUR = 2.0  # pixels at the locating scale: wipes out a baize weave or a back's motif
 EDGE_SAMPLES = 24  # points sampled along each side
 EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
 EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
@@ -141,15 +140,9 @@ def edge_textured(edges: np.ndarray) -> np.ndarray:
 
 
 def cue_masks(image: np.ndarray) -> list[np.ndarray]:
-    """Binary masks in which a card is one region, each from an independent cue.
-
-    Edges are found twice: finely, and after a blur that wipes out a fine weave or a
-    back's motif, so that a patterned back on a patterned cloth is still enclosed by its
-    outline.
-    """
+    """Binary masks in which a card is one region, each from an independent cue."""
     edges = colour_edges(image)
-    return [stock_mask(image), edge_enclosed(edges), edge_textured(edges),
-            edge_enclosed(colour_edges(cv2.GaussianBlur(image, (0, 0), COARSE_BLUR)))]
+    return [stock_mask(image), edge_enclosed(edges), edge_textured(edges)]
 
 
 # ---------------------------------------------------------------- quadrilaterals
