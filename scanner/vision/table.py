@@ -26,8 +26,10 @@ from .station import read_station
 
 LOCATE_MAX_SIDE = 640
 # Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
-# 63/89 = 0.71; perspective can push either way, a tilted poker card past 0.9.
-ASPECT_RANGE = (0.42, 0.92)
+# 63/89 = 0.71; perspective can push either way. A tilted poker card reaches 0.85 one
+# time in a hundred, past 0.88 one in four hundred; a square score pad tilted as much
+# seldom comes below 0.88.
+ASPECT_RANGE = (0.42, 0.88)
 CARD_ASPECTS = (57 / 89, 63 / 89)
 MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
 MAX_CARD_AREA_FRACTION = 0.9  # a close-up of one card may nearly fill the photo
@@ -39,6 +41,7 @@ MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
 TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
+COARSE_BLUR = 2.0  # pixels at the locating scale: wipes out a baize weave or a back's motif
 EDGE_SAMPLES = 24  # points sampled along each side
 EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
 EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
@@ -140,9 +143,15 @@ def edge_textured(edges: np.ndarray) -> np.ndarray:
 
 
 def cue_masks(image: np.ndarray) -> list[np.ndarray]:
-    """Binary masks in which a card is one region, each from an independent cue."""
+    """Binary masks in which a card is one region, each from an independent cue.
+
+    Edges are found twice: finely, and after a blur that wipes out a fine weave or a
+    back's motif, so that a patterned back on a patterned cloth is still enclosed by its
+    outline.
+    """
     edges = colour_edges(image)
-    return [stock_mask(image), edge_enclosed(edges), edge_textured(edges)]
+    return [stock_mask(image), edge_enclosed(edges), edge_textured(edges),
+            edge_enclosed(colour_edges(cv2.GaussianBlur(image, (0, 0), COARSE_BLUR)))]
 
 
 # ---------------------------------------------------------------- quadrilaterals
