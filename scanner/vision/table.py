@@ -327,7 +327,7 @@ def _contains(outer: Candidate, point: np.ndarray) -> bool:
 class _Kept:
     card: Candidate
     support: float
-    parts: list[Candidate]  # strong, much smaller outlines inside: maybe two cards merged
+    parts: list[Candidate]  # much smaller outlines inside: maybe two cards merged
 
 
 def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candidate]:
@@ -347,9 +347,7 @@ def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candida
         if holder is not None and holder.support >= 1 - CLEARLY_STRONGER:
             # A printed frame or a back's panel is most of its card; half is a neighbour.
             if candidate.area <= PART_OF_PAIR * holder.card.area:
-                result = confirm(candidate, image)
-                if result is not None and result[1] >= 1 - CLEARLY_STRONGER:
-                    holder.parts.append(result[0])
+                holder.parts.append(candidate)
             continue
         result = confirm(candidate, image)
         if result is None:
@@ -361,12 +359,28 @@ def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candida
             holder.card, holder.support = confirmed, support
     cards = []
     for k in kept:
-        parts = _side_by_side(k.parts)
-        if len(parts) >= 2 and sum(p.area for p in parts) >= PAIR_FILL * k.card.area:
-            cards.extend(parts)
-        else:
-            cards.append(k.card)
+        parts = _pair_in(k, image)
+        cards.extend(parts if parts else [k.card])
     return cards
+
+
+def _pair_in(kept: _Kept, image: np.ndarray) -> list[Candidate]:
+    """The cards lying side by side that ``kept`` is really the outline of, or none. Parts
+    are confirmed only when they could fill it, which a court card's picture frame alone
+    never does."""
+    def fill(parts: list[Candidate]) -> bool:
+        return len(parts) >= 2 and sum(p.area for p in parts) >= PAIR_FILL * kept.card.area
+
+    if not fill(_side_by_side(kept.parts)):
+        return []
+    confirmed: list[Candidate] = []
+    for part in sorted(kept.parts, key=lambda c: -c.area):
+        if any(_contains(other, part.outline.mean(axis=0)) for other in confirmed):
+            continue
+        result = confirm(part, image)
+        if result is not None and result[1] >= 1 - CLEARLY_STRONGER:
+            confirmed.append(result[0])
+    return confirmed if fill(confirmed) else []
 
 
 def _side_by_side(parts: list[Candidate]) -> list[Candidate]:
