@@ -1,14 +1,16 @@
 """The table view: find every card lying on a table in a photo, flatten it, and read it.
 
-Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``. Three independent
-cues propose card outlines, because none suffices alone: card stock brighter than its
-surroundings (white-bordered faces and backs on dark, wood and cloth tables), regions
-closed off by colour edges (cards on light tables), and regions dense with edges
+Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``. Four cues propose
+card outlines, because none suffices alone: card stock brighter than its surroundings
+(white-bordered faces and backs on dark, wood and cloth tables), regions closed off by
+colour edges (cards on light tables), the same after a blur that wipes out a weave or a
+back's motif (a patterned back on patterned cloth), and regions dense with edges
 (borderless patterned backs). A candidate must be a convex quadrilateral with a card's
-proportions that fills its outline and whose every side is a real colour step. Each
-outline is then snapped to the card's edges in the full-resolution photo and the card
-rectified from there, so a 12 MP picture gives the reader every pixel of the index;
-the reader decides face, back, or abstain.
+proportions that fills its outline and whose every side is a real colour step; two cards
+side by side that make one such outline are told apart. Each outline is then snapped to
+the card's edges in the full-resolution photo and the card rectified from there straight
+to the reader's size, so a 12 MP picture gives the reader every pixel of the index; the
+reader, handed all of a frame's cards at once, decides face, back, or abstain.
 """
 
 from __future__ import annotations
