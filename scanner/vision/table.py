@@ -39,6 +39,9 @@ MIN_FILL = 0.95  # contour area over quadrilateral area: a card misses only its 
 MAX_FILL = 1.04
 # Hull over quad: a blurred corner may bulge a little; two cards in one blob bulge a lot.
 MAX_HULL = 1.08
+# Longer over shorter of two opposite sides: a card under the camera's perspective stays
+# within 1.1; the rest is room for the fit's error.
+MAX_OPPOSITE_RATIO = 1.2
 MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the corner fit
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
@@ -283,13 +286,21 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
     return float((step > EDGE_STEP).mean(axis=1).min())
 
 
+def card_shaped(quad: np.ndarray) -> bool:
+    """A card's proportions, with opposite sides as nearly equal as perspective leaves a
+    card's (a patch of grain between two cards, or a cup's rim, is a lopsided quad)."""
+    sides = np.maximum(_side_lengths(quad), 1.0)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    opposite = np.maximum(sides[:2] / sides[2:], sides[2:] / sides[:2])
+    return (ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]
+            and float(opposite.max()) <= MAX_OPPOSITE_RATIO)
+
+
 def confirm(candidate: Candidate, image: np.ndarray) -> tuple[Candidate, float] | None:
     """The candidate with its corners refit, and its edge support, if it is still a
     card-shaped, well-filled quad whose every side is a real edge in ``image``."""
     quad = order_clockwise(refine_corners(order_clockwise(candidate.outline), candidate.contour))
-    sides = _side_lengths(quad)
-    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-    if not ASPECT_RANGE[0] <= short / max(long_, 1.0) <= ASPECT_RANGE[1]:
+    if not card_shaped(quad):
         return None
     quad_area = max(cv2.contourArea(quad), 1.0)
     fill = candidate.area / quad_area
@@ -501,7 +512,8 @@ def snap_outlines(image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndar
             continue
         moved = np.array(corners, np.float32)
         far = np.max(np.linalg.norm(moved - outline, axis=1)) > 0.1 * height
-        snapped.append(outline if far else moved)
+        # A side that snapped onto a neighbour, a shadow or the grain leaves a lopsided quad.
+        snapped.append(outline if far or not card_shaped(moved) else moved)
     return snapped
 
 
