@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..cards import Card, DeckSpec, Rank
-from .glyphs import GlyphModel, Thresholds, default_model
-from .index import FEATURE_SIZE, canonical, read_corners
+from ..cards import Card, DeckSpec, Rank, Suit
+from .glyphs import GlyphMatch, GlyphModel, Thresholds, default_model
+from .index import FEATURE_SIZE, canonical, read_corners, suits_ruled_out
 from .pips import centre_pips
 
 PROFILE_FORMAT = 1
@@ -41,6 +41,11 @@ class DeckProfile:
 
     deck: str
     model: GlyphModel
+
+    def read(self, card: np.ndarray, letters: str | None) -> tuple[Card | None, float]:
+        """The card on a canonical card image by this deck's glyphs, with a confidence;
+        None when the corners do not read clearly and agree."""
+        return _read_face(card, self.model, letters)
 
     def save(self, path: Path) -> None:
         labels = self.model.template_labels()
@@ -160,3 +165,53 @@ def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
                          + [np.array([p for p, _ in pips])] * bool(pips)).astype(np.float32)
     return DeckProfile(deck.name, _profile_model(features, labels))
 
+
+
+def _agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
+    """One meaning from several looks: those that name something must all agree."""
+    named = [m for m in matches if m.meaning is not None]
+    if not named or len({m.meaning for m in named}) > 1:
+        return None
+    doubt = float(np.prod([1.0 - m.confidence for m in named]))
+    best = max(named, key=lambda m: m.confidence)
+    return GlyphMatch(best.meaning, best.similarity, best.margin, 1.0 - doubt)
+
+
+def _pip_matches(card: np.ndarray, model: GlyphModel, excluded: frozenset[Suit]
+                 ) -> list[GlyphMatch]:
+    """A pip whose way up is unknown counts in the orientation that matches best."""
+    pips = centre_pips(card)
+    if not pips:
+        return []
+    sims = model.label_similarities(np.array([f for p in pips for f in p.features]))
+    matches, row = [], 0
+    for pip in pips:
+        looks = [model.decide(sims[row + k], "pip", None, excluded)
+                 for k in range(len(pip.features))]
+        matches.append(max(looks, key=lambda m: m.similarity))
+        row += len(pip.features)
+    return matches
+
+
+def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
+               ) -> tuple[Card | None, float]:
+    corners = [c for c in read_corners(card)
+               if c.clean and c.rank is not None and c.suit is not None]
+    if not corners:
+        return None, 0.0
+    sims = model.label_similarities(np.array([f for c in corners for f in (c.rank, c.suit)]))
+    ranks = [model.decide(sims[2 * i], "rank", letters) for i in range(len(corners))]
+    suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink))
+             for i, c in enumerate(corners)]
+    rank = _agreed(ranks)
+    suit = None
+    if rank is not None:
+        # The large pips in the middle settle a doubtful index pip and check a confident
+        # one; they never overrule it: a disagreement means nobody knows.
+        suits += _pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
+        suit = _agreed(suits)
+    if rank is None or suit is None:
+        if any(m.meaning is not None for m in ranks + suits):
+            return None, 0.25
+        return None, max(m.confidence for m in ranks + suits)
+    return Card(rank.meaning, suit.meaning), min(rank.confidence, suit.confidence)

@@ -1,9 +1,12 @@
-"""What a reader says about one card: ``none``, a back (``down``), or a face; and reading a
-rectified card image into that answer.
+"""What a reader says about one card: ``none``, a back (``down``), or a face; and reading
+rectified card images into that answer.
 
-Abstain rather than guess: a face is named only when a corner index reads clearly, and the
-other corner, where readable, agrees. Anything else is ``Reading("up", None, c)``: the deal
-stops and a person looks.
+Abstain rather than guess: the corner net (``corner_net``) reads both corner indices; a
+face is named only when both corners name the same card and the surer one clears a
+calibrated score, or when one corner names it with a stricter score and the other names
+nothing surely (glare or wear on one index). Anything else is ``Reading("up", None, c)``:
+the deal stops and a person looks. A learnt deck profile reads with its own glyphs
+instead (``profile.DeckProfile.read``).
 """
 
 from __future__ import annotations
@@ -14,15 +17,16 @@ from typing import Literal
 
 import numpy as np
 
-from ..cards import Card, Suit
+from ..cards import Card, Rank, Suit
 from .backside import back_confidence
-from .glyphs import GlyphMatch, GlyphModel, default_model
-from .index import canonical, read_corners, suits_ruled_out
-from .pips import centre_pips
+from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, CornerReader, corner_windows, default_reader
+from .glyphs import meanings
+from .index import canonical
 from .profile import DeckProfile
 
 Face = Literal["up", "down", "none"]
 THRESHOLD = 0.5  # a reading's confidence at or above this names a card
+_SUITS = tuple(Suit(s) for s in SUIT_LABELS if s != NONE)
 
 
 @dataclass(frozen=True)
@@ -38,78 +42,111 @@ class Reading:
                 "confidence": round(self.confidence, 4)}
 
 
-def _agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
-    """One meaning from several looks: those that name something must all agree."""
-    named = [m for m in matches if m.meaning is not None]
-    if not named or len({m.meaning for m in named}) > 1:
-        return None
-    doubt = float(np.prod([1.0 - m.confidence for m in named]))
-    best = max(named, key=lambda m: m.confidence)
-    return GlyphMatch(best.meaning, best.similarity, best.margin, 1.0 - doubt)
+@dataclass(frozen=True)
+class CardScores:
+    """What one corner names (None: nothing, or a letter this deck's set lacks) and how
+    sure: the probability of its rank times that of its suit."""
+
+    card: Card | None
+    score: float
 
 
-def _pip_matches(card: np.ndarray, model: GlyphModel, excluded: frozenset[Suit]
-                 ) -> list[GlyphMatch]:
-    """A pip whose way up is unknown counts in the orientation that matches best."""
-    pips = centre_pips(card)
-    if not pips:
+def _rank_matrix(letters: str | None) -> tuple[tuple[Rank, ...], np.ndarray]:
+    """The ranks the net's glyph labels can mean in this letter set, and a label × rank
+    matrix summing the probability of every label that means each rank."""
+    labels_meaning = meanings(RANK_LABELS, letters)
+    ranks = tuple(r for r in Rank)
+    matrix = np.zeros((len(RANK_LABELS), len(ranks)), np.float32)
+    for i, meaning in enumerate(labels_meaning):
+        if isinstance(meaning, Rank):
+            matrix[i, ranks.index(meaning)] = 1.0
+    return ranks, matrix
+
+
+def score_corners(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str | None
+                  ) -> list[CardScores]:
+    """Per corner (rows of the probabilities), the card it names and its score."""
+    ranks, matrix = _rank_matrix(letters)
+    rank_mass = rank_probs @ matrix
+    out = []
+    for r_row, s_row in zip(rank_mass, suit_probs[:, :len(_SUITS)], strict=True):
+        r, s = int(np.argmax(r_row)), int(np.argmax(s_row))
+        out.append(CardScores(Card(ranks[r], _SUITS[s]), float(r_row[r] * s_row[s])))
+    return out
+
+
+def decide(a: CardScores, b: CardScores, agree: float, single: float, other: float
+           ) -> tuple[Card | None, float]:
+    """The card both corners name, or one names surely while the other is unsure; else
+    None. The confidence is the surer corner's score."""
+    sure, unsure = (a, b) if a.score >= b.score else (b, a)
+    if sure.card == unsure.card and sure.score >= agree:
+        return sure.card, sure.score
+    if sure.score >= single and unsure.score <= other:
+        return sure.card, sure.score
+    return None, sure.score
+
+
+def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, view: str
+           ) -> list[tuple[Card | None, float]]:
+    if not cards:
         return []
-    sims = model.label_similarities(np.array([f for p in pips for f in p.features]))
-    matches, row = [], 0
-    for pip in pips:
-        looks = [model.decide(sims[row + k], "pip", None, excluded)
-                 for k in range(len(pip.features))]
-        matches.append(max(looks, key=lambda m: m.similarity))
-        row += len(pip.features)
-    return matches
-
-
-def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
-               ) -> tuple[Card | None, float]:
-    corners = [c for c in read_corners(card)
-               if c.clean and c.rank is not None and c.suit is not None]
-    if not corners:
-        return None, 0.0
-    sims = model.label_similarities(np.array([f for c in corners for f in (c.rank, c.suit)]))
-    ranks = [model.decide(sims[2 * i], "rank", letters) for i in range(len(corners))]
-    suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink))
-             for i, c in enumerate(corners)]
-    rank = _agreed(ranks)
-    suit = None
-    if rank is not None:
-        # The large pips in the middle settle a doubtful index pip and check a confident
-        # one; they never overrule it: a disagreement means nobody knows.
-        suits += _pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
-        suit = _agreed(suits)
-    if rank is None or suit is None:
-        if any(m.meaning is not None for m in ranks + suits):
-            return None, 0.25
-        return None, max(m.confidence for m in ranks + suits)
-    return Card(rank.meaning, suit.meaning), min(rank.confidence, suit.confidence)
-
-
-def read_card_image(card_img: np.ndarray, profile: DeckProfile | None = None,
-                    letters: str | None = None) -> Reading:
-    """Read a rectified card, upright or upside down, at any size with a card's aspect.
-
-    ``profile`` is a learnt deck profile; without one the shipped model reads the English,
-    French, German and Dutch letter sets. ``letters`` names the deck's letter set where a
-    letter is ambiguous (``V`` is a French jack but a Dutch queen); unset, such a letter
-    abstains.
-    """
-    card = canonical(card_img)
-    back = back_confidence(card)
-    if back >= THRESHOLD:
-        return Reading("down", None, back)
-    model = profile.model if profile is not None else default_model()
-    card_read, confidence = _read_face(card, model, letters)
-    if card_read is None or confidence < THRESHOLD:
-        return Reading("up", None, min(confidence, THRESHOLD - 1e-3))
-    return Reading("up", card_read, confidence)
+    rank_probs, suit_probs = reader.probabilities(
+        [w for card in cards for w in corner_windows(card)])
+    scores = score_corners(rank_probs, suit_probs, letters)
+    t = reader.calibration.thresholds[view]
+    return [decide(scores[2 * i], scores[2 * i + 1], t.agree, t.single, t.other)
+            for i in range(len(cards))]
 
 
 def read_card_images(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None = None,
-                     letters: str | None = None) -> list[Reading]:
-    """Read several rectified cards (a table view's worth) in one call; as ``read_card_image``
-    for each, so a reader that batches its work can do it once for all of them."""
-    return [read_card_image(img, profile, letters) for img in card_imgs]
+                     letters: str | None = None, *, reader: CornerReader | None = None
+                     ) -> list[Reading]:
+    """Read rectified cards, each upright or upside down, at any size with a card's aspect;
+    all the faces' corners go through the net in one pass.
+
+    ``profile`` is a learnt deck profile; without one the shipped corner net reads the
+    English, French, German and Dutch letter sets. ``letters`` names the deck's letter
+    set where a letter is ambiguous (``V`` is a French jack but a Dutch queen); unset, such
+    a letter abstains. ``reader`` replaces the shipped net (for benchmarks).
+    """
+    return _read(card_imgs, profile, letters, reader, "card")
+
+
+def read_station_card(card_img: np.ndarray, profile: DeckProfile | None = None,
+                      letters: str | None = None, *, reader: CornerReader | None = None
+                      ) -> Reading:
+    """Read a card the read station found and rectified, trusting the net as calibrated
+    on the station's own frames."""
+    return _read([card_img], profile, letters, reader, "station")[0]
+
+
+def _read(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None, letters: str | None,
+          reader: CornerReader | None, view: str) -> list[Reading]:
+    cards = [canonical(img) for img in card_imgs]
+    backs = [back_confidence(card) for card in cards]
+    faces = [card for card, back in zip(cards, backs, strict=True) if back < THRESHOLD]
+    if profile is not None:
+        named = [profile.read(card, letters) for card in faces]
+    else:
+        meanings(RANK_LABELS, letters)  # an unknown letter set is refused even with no face
+        named = _faces(faces, reader or default_reader(), letters, view)
+    out, k = [], 0
+    for back in backs:
+        if back >= THRESHOLD:
+            out.append(Reading("down", None, back))
+            continue
+        card, confidence = named[k]
+        k += 1
+        if card is None or confidence < THRESHOLD:
+            out.append(Reading("up", None, min(confidence, THRESHOLD - 1e-3)))
+        else:
+            out.append(Reading("up", card, confidence))
+    return out
+
+
+def read_card_image(card_img: np.ndarray, profile: DeckProfile | None = None,
+                    letters: str | None = None, *, reader: CornerReader | None = None
+                    ) -> Reading:
+    """Read one rectified card; as ``read_card_images``."""
+    return read_card_images([card_img], profile, letters, reader=reader)[0]

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator
 import cv2
 import numpy as np
 
+from .corner_net import CornerReader
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
-from .reading import Reading, read_card_image
+from .reading import Reading, read_station_card
 from .sources import Frame
 
 _DOWNSCALE = 4
@@ -43,7 +44,7 @@ def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
         return None
     level, _ = cv2.threshold(bright, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     _, mask = cv2.threshold(bright, max(level, floor + _MIN_RISE / 2), 255, cv2.THRESH_BINARY)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
@@ -54,8 +55,51 @@ def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
     quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     if len(quad) != 4:
         quad = cv2.boxPoints(cv2.minAreaRect(hull))
-    corners = _order_corners(np.asarray(quad, np.float32)) * _DOWNSCALE + (_DOWNSCALE - 1) / 2
-    return corners
+    quad = _fit_sides(contour.reshape(-1, 2).astype(np.float32),
+                      np.asarray(quad, np.float32).reshape(4, 2))
+    return _order_corners(quad) * _DOWNSCALE + (_DOWNSCALE - 1) / 2
+
+
+_SIDE_MIDDLE = (0.15, 0.85)  # of a side: the straight part, clear of the rounded corners
+_SIDE_NEAR = 2.0  # small-image pixels: outline points this close to a side lie on it
+_MAX_SHIFT = 4.0  # small-image pixels: how far a rounded corner puts the polygon's vertex
+
+
+def _fit_sides(outline: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card's corners as where its straight sides meet. A polygon fitted to the outline
+    puts its vertices somewhere on the rounded corners, several pixels inside the card;
+    the index, a few millimetres from the corner, then lands off the reader's window."""
+    centre = quad.mean(axis=0)
+    lines = []
+    for i in range(4):
+        p0, p1 = quad[i], quad[(i + 1) % 4]
+        along = p1 - p0
+        length = float(np.hypot(*along))
+        if length < 1:
+            return quad
+        unit = along / length
+        t = (outline - p0) @ unit / length
+        off = np.abs((outline - p0) @ np.array([-unit[1], unit[0]]))
+        points = outline[(t > _SIDE_MIDDLE[0]) & (t < _SIDE_MIDDLE[1]) & (off < _SIDE_NEAR)]
+        if len(points) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        normal = np.array([-vy, vx])
+        if normal @ (np.array([x0, y0]) - centre) < 0:
+            normal = -normal
+        # Outline points are the card's outermost pixels; its edge is half a pixel further.
+        lines.append((np.array([x0, y0]) + 0.5 * normal, np.array([vx, vy])))
+    corners = []
+    for i in range(4):
+        (a, da), (b, db) = lines[i - 1], lines[i]
+        det = da[0] * -db[1] + db[0] * da[1]
+        if abs(det) < 1e-3:
+            return quad
+        s = ((b - a)[0] * -db[1] + db[0] * (b - a)[1]) / det
+        corners.append(a + s * da)
+    fitted = np.array(corners, np.float32)
+    # A side bent by glare or a shadow fits badly; the polygon is then the better guess.
+    return fitted if float(np.abs(fitted - quad).max()) <= _MAX_SHIFT else quad
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray,
@@ -78,15 +122,16 @@ def station_card(frame: np.ndarray) -> np.ndarray | None:
 
 
 def read_station(frame: np.ndarray, profile: DeckProfile | None = None,
-                 letters: str | None = None) -> Reading:
+                 letters: str | None = None, *, reader: CornerReader | None = None
+                 ) -> Reading:
     """Read the card in the station window: none, a back (``down``), or a face; or abstain.
 
-    ``profile`` and ``letters`` are as for ``reading.read_card_image``.
+    ``profile``, ``letters`` and ``reader`` are as for ``reading.read_card_image``.
     """
     card = station_card(frame)
     if card is None:
         return Reading("none", None, 1.0)
-    return read_card_image(card, profile, letters)
+    return read_station_card(card, profile, letters, reader=reader)
 
 
 def card_passes(frames: Iterable[Frame], one_card_per_frame: bool) -> Iterator[np.ndarray]:

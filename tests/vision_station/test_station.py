@@ -9,7 +9,7 @@ import pytest
 from scanner.cards import ALL_CARDS, Suit, parse_card
 from scanner.vision import render
 from scanner.vision.index import NEUTRAL, WARM, ink_allows
-from scanner.vision.reading import Reading, read_card_image
+from scanner.vision.reading import Reading, read_card_image, read_card_images
 from scanner.vision.station import read_station
 
 # One card of every rank, spread over the four suits.
@@ -50,6 +50,25 @@ def test_backs_read_as_down_and_never_as_a_face(back):
         reading = read_station(frame)
         assert reading.card is None
         assert reading.face == "down", (style, reading)
+
+
+def test_many_cards_read_at_once_read_as_each_alone():
+    cards = [render.render_card(card, "casino", seed=i) for i, card in enumerate(SPREAD[:5])]
+    cards.insert(2, render.render_card(None, "casino", seed=0, back="dots-green"))
+    together = read_card_images(cards, letters="english")
+    alone = [read_card_image(card, letters="english") for card in cards]
+    assert [(r.face, r.card) for r in together] == [(r.face, r.card) for r in alone]
+    assert [r.card for r in together] == [*SPREAD[:2], None, *SPREAD[2:5]]
+
+
+def test_no_cards_read_as_no_readings():
+    assert read_card_images([]) == []
+
+
+def test_an_unknown_letter_set_is_refused():
+    flat = render.render_card(parse_card("8S"), "standard", seed=0)
+    with pytest.raises(ValueError, match="letter set"):
+        read_card_image(flat, letters="klingon")
 
 
 def test_an_empty_station_reads_none():

@@ -1,0 +1,136 @@
+"""The shipped corner reader: a small convolutional net that reads a corner index whole.
+
+A canonical card (``index.CANONICAL_SIZE``) carries its index at the top left and, turned
+half a turn, at the bottom right. Each corner window is cut out, shrunk to the net's input
+and white-balanced against its own paper; the net names the rank glyph it sees (a letter
+such as ``V`` or a number; or none) and the suit (or none) in one forward pass through
+``cv2.dnn``, for as many windows as are given. What a letter means depends on the deck's
+letter set, which the caller applies (``glyphs.LETTER_SET_MEANINGS``).
+
+The net and its calibrated thresholds are built by ``python -m scanner.vision.train_corners``
+from rendered cards of the tuning styles only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..cards import Rank, Suit
+
+NET_PATH = Path(__file__).with_name("corner_net.onnx")
+
+WINDOW = (56, 84)  # width, height in canonical pixels: the index and a little around it
+NET_INPUT = (32, 48)  # width, height the window is shrunk to
+NONE = "none"  # no rank glyph / no suit: a blank corner, a joker, a back, foreign ink
+# Glyph labels ("r:V" is a French jack or a Dutch queen) as ``glyphs`` names them.
+RANK_LABELS: tuple[str, ...] = (
+    "r:A", "r:K", "r:Q", "r:J", "r:R", "r:D", "r:V", "r:B", "r:H", "r:10", "r:T",
+    *(f"r:{r.value}" for r in Rank if r.value.isdigit()), NONE)
+SUIT_LABELS: tuple[str, ...] = (*(s.value for s in Suit), NONE)
+
+
+def corner_windows(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The top-left window and the bottom-right one turned upright, of a canonical card."""
+    w, h = WINDOW
+    return card[:h, :w], card[-h:, -w:][::-1, ::-1]
+
+
+def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
+    """N×3×H×W float32: each window shrunk and turned into ink per channel, 0 on its paper
+    and about 1 at its darkest, whatever the light's colour and strength."""
+    w, h = NET_INPUT
+    blob = np.empty((len(windows), 3, h, w), np.float32)
+    for i, window in enumerate(windows):
+        small = cv2.resize(window, NET_INPUT, interpolation=cv2.INTER_AREA).astype(np.float32)
+        pixels = small.reshape(-1, 3)
+        paper = np.partition(pixels, int(0.9 * len(pixels)), axis=0)[int(0.9 * len(pixels))]
+        ink = 1.0 - small / (paper + 1.0)
+        depth = float(ink.max(axis=2).max())
+        ink *= 1.0 / max(depth, 0.25)
+        blob[i] = np.clip(ink, -0.5, 1.0).transpose(2, 0, 1)
+    return blob
+
+
+VIEWS = ("station", "card")  # the read station's frames; any rectified card (table, photo)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The score a card must reach when both corners name it (``agree``) or when only one
+    does (``single``), the other corner then being no surer than ``other`` of anything."""
+
+    agree: float
+    single: float
+    other: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How far to trust the net: a softmax temperature, and thresholds for each view. The
+    read station sees every card alike (size, light, window), so its thresholds are
+    calibrated on its own frames; any other card image gets the ``card`` thresholds,
+    calibrated on cards of every size and condition."""
+
+    temperature: float
+    thresholds: dict[str, Thresholds]
+
+
+def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+    z = logits / temperature
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
+
+
+class CornerReader:
+    """A trained corner net (``.onnx``) and its calibration (the ``.json`` beside it)."""
+
+    def __init__(self, path: Path = NET_PATH) -> None:
+        if not path.exists():
+            raise FileNotFoundError(
+                f"{path} is missing; build it with python -m scanner.vision.train_corners")
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self.calibration_path = path.with_suffix(".json")
+        self._calibration: Calibration | None = None
+
+    @property
+    def calibration(self) -> Calibration:
+        if self._calibration is None:
+            data = json.loads(self.calibration_path.read_text())
+            if (tuple(data["rank_labels"]) != RANK_LABELS
+                    or tuple(data["suit_labels"]) != SUIT_LABELS):
+                raise ValueError(f"{self.calibration_path}: labels do not match this reader's")
+            self._calibration = Calibration(float(data["temperature"]), {
+                view: Thresholds(**{k: float(v) for k, v in data[view].items()})
+                for view in VIEWS})
+        return self._calibration
+
+    def logits(self, windows: Sequence[np.ndarray]) -> np.ndarray:
+        """N×(ranks + suits) raw outputs of the net for these corner windows."""
+        self.net.setInput(net_input(windows))
+        return np.asarray(self.net.forward()).reshape(len(windows), -1)
+
+    def probabilities(self, windows: Sequence[np.ndarray], temperature: float | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Per window, the probability of each of ``RANK_LABELS`` and of ``SUIT_LABELS``."""
+        return split_probabilities(self.logits(windows), self.calibration.temperature
+                                   if temperature is None else temperature)
+
+
+def split_probabilities(logits: np.ndarray, temperature: float
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    k = len(RANK_LABELS)
+    return _softmax(logits[:, :k], temperature), _softmax(logits[:, k:], temperature)
+
+
+@cache
+def default_reader() -> CornerReader:
+    """The shipped net, loaded once."""
+    return CornerReader()

@@ -1,0 +1,502 @@
+"""Train the shipped corner reader (``corner_net.onnx``) on rendered cards of the tuning
+styles only, and calibrate when to trust it.
+
+    python -m scanner.vision.train_corners [--exclude STYLE] [--out FILE] [--samples N]
+
+Needs the ``train`` extra (torch, onnx); the reader itself runs the exported file through
+``cv2.dnn``. Faces are drawn from random deck designs assembled from the tuning styles'
+fonts, pip shapes, borders and sizes, with stroke width, index size and place, and ink
+colours varied (inks within the families real decks use: black or green clubs, red, orange
+or blue diamonds), in every letter set the reader knows, both glyphs for ten; plus
+jokers, backs, erased indices and foreign letters, which read as no index. Each face is
+seen as the read station sees a card (about 300–450 px tall) and as the table view sees
+one (110–210 px tall, any rotation, rectified up to the canonical size), under the camera
+perturbations, with the outline found a few pixels off; some samples come through the
+real read-station path. The held-out styles (and ``nordic``) are never drawn.
+
+Calibration uses its own seeds: the temperature that best fits the calibration corners,
+then the card-level thresholds that leave no calibration card read wrong, with a margin.
+Deterministic; a few minutes on two CPU cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+import numpy as np
+
+from ..cards import ALL_CARDS, Card, Rank, Suit
+from . import render
+from .corner_net import (
+    NET_INPUT,
+    NET_PATH,
+    NONE,
+    RANK_LABELS,
+    SUIT_LABELS,
+    CornerReader,
+    corner_windows,
+    net_input,
+    split_probabilities,
+)
+from .index import CANONICAL_SIZE, canonical
+from .perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
+from .reading import CardScores, decide, score_corners
+from .station import rectify, station_card
+
+TRAIN_SEED = 61_000
+CALIBRATION_SEED = 83_000  # never drawn for training; the bench draws from 900 000 up
+LETTER_SETS = ("english", "french", "german", "dutch")
+# Letters of no known set (E is a Danish ace): no index. None that a blur turns into a
+# known glyph (N, M or W into H, O into Q or D, S into 5).
+FOREIGN_TEXT = ("E", "X", "*", "F", "Y", "Kn")
+SAFETY = 0.5  # in log-odds: how far above the worst wrong calibration score a threshold sits
+BGR = tuple[int, int, int]
+
+
+class _ForeignStyle(render.DeckStyle):
+    """A deck design whose index shows a letter that is no rank of any known set."""
+
+    def glyph(self, rank: object) -> str:
+        return self.name
+
+
+def _u(rng: np.random.Generator, lo: float, hi: float) -> float:
+    return float(rng.uniform(lo, hi))
+
+
+def _ink(rng: np.random.Generator, family: str) -> BGR:
+    if family == "black":
+        v = rng.uniform(10, 60)
+        return tuple(int(np.clip(v + rng.uniform(-8, 8), 0, 255)) for _ in range(3))
+    if family == "red":
+        return int(rng.uniform(20, 80)), int(rng.uniform(10, 60)), int(rng.uniform(150, 235))
+    if family == "warm":  # red through orange
+        return int(rng.uniform(10, 60)), int(rng.uniform(20, 150)), int(rng.uniform(180, 245))
+    if family == "blue":
+        return int(rng.uniform(140, 215)), int(rng.uniform(50, 120)), int(rng.uniform(10, 50))
+    return int(rng.uniform(10, 70)), int(rng.uniform(100, 165)), int(rng.uniform(10, 60))
+
+
+def _palette(rng: np.random.Generator) -> dict[Suit, BGR]:
+    if rng.random() < 0.6:
+        black, red = _ink(rng, "black"), _ink(rng, "red")
+        return {Suit.S: black, Suit.C: black, Suit.H: red, Suit.D: red}
+    return {Suit.S: _ink(rng, "black"), Suit.H: _ink(rng, "red"),
+            Suit.D: _ink(rng, "warm" if rng.random() < 0.5 else "blue"),
+            Suit.C: _ink(rng, "green")}
+
+
+def _glyph_sources() -> dict[str, list[tuple[Rank, str, str]]]:
+    """For each rank glyph label, the (rank, letter set, ten glyph) that print it."""
+    base = render.STYLES[render.TUNING_STYLES[0]]
+    out: dict[str, list[tuple[Rank, str, str]]] = {}
+    for letters in LETTER_SETS:
+        for ten in ("10", "T"):
+            st = dataclasses.replace(base, letters=letters, ten=ten)
+            for rank in Rank:
+                out.setdefault(f"r:{st.glyph(rank)}", []).append((rank, letters, ten))
+    return out
+
+
+GLYPH_SOURCES = _glyph_sources()
+
+
+def _card_and_design(rng: np.random.Generator, styles: tuple[str, ...]
+                     ) -> tuple[Card, render.DeckStyle]:
+    """A card and a design to print it in, every rank glyph equally often."""
+    label = RANK_LABELS[int(rng.integers(len(RANK_LABELS) - 1))]
+    sources = GLYPH_SOURCES[label]
+    rank, letters, ten = sources[int(rng.integers(len(sources)))]
+    suit = tuple(Suit)[int(rng.integers(4))]
+    return Card(rank, suit), dataclasses.replace(_design(rng, styles), letters=letters, ten=ten)
+
+
+def _design(rng: np.random.Generator, styles: tuple[str, ...]) -> render.DeckStyle:
+    """A deck design made of the given styles' parts, with its sizes and inks varied."""
+    pick = [render.STYLES[s] for s in styles]
+
+    def one(attr: str) -> object:
+        return getattr(pick[int(rng.integers(len(pick)))], attr)
+
+    return dataclasses.replace(
+        pick[int(rng.integers(len(pick)))], name="train",
+        letters=LETTER_SETS[int(rng.integers(len(LETTER_SETS)))],
+        ten=("10", "T")[int(rng.integers(2))], font=one("font"),
+        stroke_mm=_u(rng, 0.45, 1.15), index_height_mm=_u(rng, 5.2, 7.0),
+        index_left_mm=_u(rng, 2.3, 3.7), index_top_mm=_u(rng, 2.7, 3.9),
+        pip_shape=one("pip_shape"), colours=_palette(rng),
+        paper=tuple(int(rng.uniform(222, 255)) for _ in range(3)), size=one("size"),
+        border=one("border"), court_colour=tuple(int(rng.uniform(30, 220)) for _ in range(3)))
+
+
+@dataclasses.dataclass(frozen=True)
+class Face:
+    """A flat card to be seen, with what each of its two corner windows must read."""
+
+    image: np.ndarray
+    style: render.DeckStyle
+    labels: tuple[tuple[str, str], tuple[str, str]]
+    card: Card | None
+
+
+def _face_labels(st: render.DeckStyle, card: Card) -> tuple[str, str]:
+    return f"r:{st.glyph(card.rank)}", card.suit.value
+
+
+def _faces(rng: np.random.Generator, styles: tuple[str, ...]) -> Iterator[Face]:
+    """An endless, seeded stream of faces: mostly cards, some jokers, backs, erased or
+    foreign indices."""
+    blank = (NONE, NONE)
+    while True:
+        card, st = _card_and_design(rng, styles)
+        seed = int(rng.integers(1 << 30))
+        kind = rng.random()
+        if kind < 0.03:
+            yield Face(render.render_face(None, st, seed=seed), st, (blank, blank), None)
+        elif kind < 0.06:
+            back = list(render.BACKS)[int(rng.integers(len(render.BACKS)))]
+            yield Face(render.render_back(back, st, seed=seed), st, (blank, blank), None)
+        elif kind < 0.10:
+            text = FOREIGN_TEXT[int(rng.integers(len(FOREIGN_TEXT)))]
+            foreign = _ForeignStyle(**{f.name: getattr(st, f.name)
+                                       for f in dataclasses.fields(st)} | {"name": text})
+            labels = (NONE, card.suit.value)
+            yield Face(render.render_face(card, foreign, seed=seed), st, (labels, labels), None)
+        elif kind < 0.14:
+            img = render.render_face(card, st, seed=seed)
+            erased = int(rng.integers(2))
+            x0, y0, x1, y1 = render.index_boxes(st)[erased]
+            img[y0:y1, x0:x1] = st.paper if rng.random() < 0.7 else (255, 255, 255)
+            labels = [_face_labels(st, card)] * 2
+            labels[erased] = blank
+            yield Face(img, st, (labels[0], labels[1]), None)
+        else:
+            label = _face_labels(st, card)
+            yield Face(render.render_face(card, st, seed=seed), st, (label, label), card)
+
+
+def _background(rng: np.random.Generator, h: int, w: int, station: bool) -> np.ndarray:
+    if station:
+        level = rng.uniform(14, 34)
+        grey = np.clip(rng.standard_normal((h, w)) * 2.0 + level, 0, 255).astype(np.uint8)
+        return cv2.merge([grey, grey, grey])
+    colour = rng.uniform(20, 230, 3)
+    cells = cv2.resize(rng.uniform(-40, 40, (max(h // 16, 2), max(w // 16, 2), 3)), (w, h))
+    return np.clip(colour + cells, 0, 255).astype(np.uint8)
+
+
+@cache
+def _alpha(size: render.CardSize) -> np.ndarray:
+    return render.card_alpha(dataclasses.replace(render.STYLES[render.TUNING_STYLES[0]],
+                                                 size=size))
+
+
+def seen(face: Face, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """The canonical card the reader would get for this face, as the station (or the table
+    view) would see, find and rectify it."""
+    img, st = face.image, face.style
+    station = rng.random() < 0.6
+    if rng.random() < 0.5:
+        img = perturb_wear(img, rng, _u(rng, 0.2, 1.0) * strength, render.index_boxes(st))
+    if rng.random() < 0.05:
+        return canonical(img)
+    h, w = img.shape[:2]
+    height = _u(rng, 300, 450) if station else _u(rng, 105, 215)
+    scale = height / h
+    angle = np.deg2rad(_u(rng, -8, 8) if station else _u(rng, -180, 180))
+    half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float64) * scale / 2
+    half *= 1 + (0.06 if station else 0.1) * rng.uniform(-1, 1, (4, 1))
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    quad = half @ rot.T
+    margin = 14
+    quad -= quad.min(axis=0) - margin
+    pw, ph = (np.ceil(quad.max(axis=0)) + margin).astype(int)
+    patch = render.place_card(_background(rng, ph, pw, station), img, _alpha(st.size),
+                              quad.astype(np.float32))
+    levels = {n: lv for n, lv in render.random_levels(rng, strength).items()
+              if n in IMAGE_PERTURBATIONS}
+    patch = apply_image_perturbations(patch, rng, levels)
+    found = quad + rng.uniform(-1, 1, (4, 2)) * (4.0 if station else 2.5)
+    return rectify(patch, found.astype(np.float32), CANONICAL_SIZE)
+
+
+Look = tuple[np.ndarray, tuple[tuple[str, str], ...], Card, str]
+
+
+def _station_looks(rng: np.random.Generator, styles: tuple[str, ...]) -> Iterator[Look]:
+    """Cards through the real read-station path: frame, locate, rectify."""
+    while True:
+        base = render.STYLES[styles[int(rng.integers(len(styles)))]]
+        st = dataclasses.replace(base, letters=LETTER_SETS[int(rng.integers(4))])
+        card = ALL_CARDS[int(rng.integers(len(ALL_CARDS)))]
+        frame = render.render_station_frame(card, st, seed=int(rng.integers(1 << 30)),
+                                            perturb=render.random_levels(rng))
+        rectified = station_card(frame)
+        if rectified is not None:
+            label = _face_labels(st, card)
+            yield rectified, (label, label), card, st.letters
+
+
+def _windows_and_labels(looks: list[tuple[np.ndarray, tuple[tuple[str, str], ...]]]
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    blobs, ranks, suits = [], [], []
+    for card_img, labels in looks:
+        blobs.append(net_input(corner_windows(card_img)))
+        for rank, suit in labels:
+            ranks.append(RANK_LABELS.index(rank))
+            suits.append(SUIT_LABELS.index(suit))
+    return (np.concatenate(blobs).astype(np.float16), np.array(ranks, np.int64),
+            np.array(suits, np.int64))
+
+
+CHUNK = 500  # cards drawn from one seed; chunks go to two worker processes
+
+
+def _training_chunk(job: tuple[tuple[str, ...], int, int, int]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    styles, cards, seed, index = job
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([seed, index])
+    faces = _faces(rng, styles)
+    station = _station_looks(rng, styles)
+    looks: list[tuple[np.ndarray, tuple[tuple[str, str], ...]]] = []
+    while len(looks) < cards:
+        if len(looks) % 12 == 11:
+            card_img, labels, _, _ = next(station)
+            looks.append((card_img, labels))
+            continue
+        face = next(faces)
+        for _ in range(3):
+            looks.append((seen(face, rng, _u(rng, 0.6, 1.15)), face.labels))
+    return _windows_and_labels(looks[:cards])
+
+
+def training_set(styles: tuple[str, ...], cards: int, seed: int = TRAIN_SEED
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corner windows (as the net's input) with their rank and suit label indices: each
+    face seen three ways, and one card in twelve through the real station path. The same
+    for any number of workers: each chunk of cards has its own seed."""
+    jobs = [(styles, min(CHUNK, cards - start), seed, start // CHUNK)
+            for start in range(0, cards, CHUNK)]
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        parts = pool.map(_training_chunk, jobs)
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+
+
+def _net(nn: ModuleType) -> object:
+    """The net, built from ``torch.nn`` (imported by the caller: torch is a training extra)."""
+    w, h = NET_INPUT
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(), nn.MaxPool2d(2)]
+
+    return nn.Sequential(*block(3, 16), *block(16, 32), *block(32, 64), nn.Flatten(),
+                         nn.Linear(64 * (h // 8) * (w // 8), 128), nn.ReLU(), nn.Dropout(0.2),
+                         nn.Linear(128, len(RANK_LABELS) + len(SUIT_LABELS)))
+
+
+def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Path,
+          seed: int = TRAIN_SEED) -> None:
+    """Fit the net and export it to ONNX at ``out``."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    x = torch.from_numpy(data[0])
+    ranks, suits = torch.from_numpy(data[1]), torch.from_numpy(data[2])
+    model = _net(nn)
+    batch = 128
+    steps = epochs * (len(x) // batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss()
+    k = len(RANK_LABELS)
+    gen = torch.Generator().manual_seed(seed)
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(x), generator=gen)
+        total, right = 0.0, 0
+        for i in range(len(x) // batch):
+            idx = order[i * batch:(i + 1) * batch]
+            out_ = model(x[idx].float())
+            loss = loss_fn(out_[:, :k], ranks[idx]) + loss_fn(out_[:, k:], suits[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+            right += int(((out_[:, :k].argmax(1) == ranks[idx])
+                          & (out_[:, k:].argmax(1) == suits[idx])).sum())
+        n = (len(x) // batch) * batch
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, both right {right / n:.4f}",
+              file=sys.stderr)
+    model.eval()
+    w, h = NET_INPUT
+    torch.onnx.export(model, torch.zeros(1, 3, h, w), str(out), input_names=["corners"],
+                      output_names=["logits"], dynamic_axes={"corners": {0: "n"}},
+                      dynamo=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationCard:
+    image: np.ndarray
+    card: Card
+    letters: str
+    rank_label: int
+    station: bool  # through the real read-station path
+
+
+def calibration_cards(styles: tuple[str, ...], count: int, seed: int = CALIBRATION_SEED
+                      ) -> list[CalibrationCard]:
+    """Fresh cards under full-strength perturbations: half through the real station path,
+    half seen as the station or the table view would see them."""
+    rng = np.random.default_rng(seed)
+    station = _station_looks(rng, styles)
+    faces = _faces(rng, styles)
+    out: list[CalibrationCard] = []
+    while len(out) < count:
+        through_station = len(out) % 2 == 0
+        if through_station:
+            image, labels, card, letters = next(station)
+        else:
+            face = next(faces)
+            if face.card is None:
+                continue
+            image, labels, card, letters = (seen(face, rng), face.labels, face.card,
+                                            face.style.letters)
+        out.append(CalibrationCard(image, card, letters, RANK_LABELS.index(labels[0][0]),
+                                   through_station))
+    return out
+
+
+def _temperature(logits: np.ndarray, cards: list[CalibrationCard]) -> float:
+    """The softmax temperature under which the calibration corners' labels are likeliest."""
+    rank_truth = np.repeat([c.rank_label for c in cards], 2)
+    suit_truth = np.repeat([SUIT_LABELS.index(c.card.suit.value) for c in cards], 2)
+    rows = np.arange(len(rank_truth))
+    best, best_nll = 1.0, np.inf
+    for t in np.linspace(0.5, 3.0, 26):
+        rp, sp = split_probabilities(logits, float(t))
+        nll = -np.log(rp[rows, rank_truth] + 1e-12).sum() - np.log(
+            sp[rows, suit_truth] + 1e-12).sum()
+        if nll < best_nll:
+            best, best_nll = float(t), nll
+    return best
+
+
+def _above(score: float) -> float:
+    """A threshold SAFETY log-odds above ``score``, and at least 0.5."""
+    p = min(max(score, 1e-9), 1 - 1e-9)
+    return max(0.5, float(1 / (1 + np.exp(-(np.log(p / (1 - p)) + SAFETY)))))
+
+
+OTHER = 0.3  # one corner may name a card alone only while the other is this unsure
+
+
+def _thresholds(scores: list[tuple[CardScores, CardScores, Card]]) -> dict[str, float]:
+    """Thresholds under which no calibration card is named wrongly, SAFETY log-odds clear
+    of the worst wrong score."""
+    agree_wrong = [max(a.score, b.score) for a, b, card in scores
+                   if a.card == b.card and a.card != card]
+    agree = _above(max(agree_wrong, default=0.5))
+    single_wrong = [max(a.score, b.score) for a, b, card in scores
+                    if min(a.score, b.score) <= OTHER
+                    and (a.card if a.score >= b.score else b.card) != card]
+    single = max(agree, _above(max(single_wrong, default=0.5)))
+    return {"agree": agree, "single": single, "other": OTHER}
+
+
+def _report(view: str, scores: list[tuple[CardScores, CardScores, Card]],
+            thresholds: dict[str, float]) -> None:
+    right = wrong = 0
+    for a, b, card in scores:
+        named, _ = decide(a, b, **thresholds)
+        right += named == card
+        wrong += named is not None and named != card
+    n = len(scores)
+    print(f"calibration {view}: " + ", ".join(f"{k} {v:.4f}" for k, v in thresholds.items())
+          + f"; {n} cards: right {100 * right / n:.2f}%, wrong {wrong}, "
+          f"abstain {100 * (n - right - wrong) / n:.2f}%", file=sys.stderr)
+
+
+def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
+    """The temperature and each view's thresholds for the net at ``path``: the station's
+    from the cards that came through the real station path, the general ones from all."""
+    reader = CornerReader(path)
+    logits = reader.logits([w for c in cards for w in corner_windows(c.image)])
+    temperature = _temperature(logits, cards)
+    print(f"calibration: temperature {temperature:.2f}", file=sys.stderr)
+    rank_probs, suit_probs = split_probabilities(logits, temperature)
+    scores = []
+    for i, c in enumerate(cards):
+        a, b = score_corners(rank_probs[2 * i:2 * i + 2], suit_probs[2 * i:2 * i + 2],
+                             c.letters)
+        scores.append((a, b, c.card))
+    out: dict[str, object] = {"temperature": temperature}
+    for view, chosen in (("station", [s for s, c in zip(scores, cards, strict=True)
+                                      if c.station]), ("card", scores)):
+        out[view] = _thresholds(chosen)
+        _report(view, chosen, out[view])
+    return out
+
+
+def build(styles: tuple[str, ...], out: Path, cards: int = 20_000, epochs: int = 12,
+          calibration: int = 2400) -> None:
+    """Train, export and calibrate a corner net from ``styles``; writes ``out`` and the
+    calibration beside it."""
+    start = time.perf_counter()
+    data = training_set(styles, cards)
+    print(f"{len(data[0])} corner windows from {', '.join(styles)} in "
+          f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
+    train(data, epochs, out)
+    print(f"trained at {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    write_calibration(out, styles, calibration)
+    print(f"wrote {out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+
+
+def write_calibration(net: Path, styles: tuple[str, ...], count: int = 2400) -> None:
+    """Calibrate the net at ``net`` on ``count`` fresh cards; the .json goes beside it."""
+    values = calibrate(net, calibration_cards(styles, count))
+    net.with_suffix(".json").write_text(json.dumps(
+        {"styles": list(styles), "rank_labels": list(RANK_LABELS),
+         "suit_labels": list(SUIT_LABELS), **values}, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--exclude", action="append", default=[], metavar="STYLE",
+                        help="tuning style to leave out (for a leave-one-style-out figure)")
+    parser.add_argument("--out", type=Path, default=NET_PATH,
+                        help="the .onnx to write; its calibration goes beside it as .json")
+    parser.add_argument("--cards", type=int, default=20_000, help="training cards (2 corners)")
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--calibration", type=int, default=2400, help="calibration cards")
+    parser.add_argument("--calibrate-only", action="store_true",
+                        help="keep the trained --out net, only calibrate it again")
+    args = parser.parse_args(argv)
+    unknown = set(args.exclude) - set(render.TUNING_STYLES)
+    if unknown:
+        parser.error(f"not tuning styles: {sorted(unknown)}")
+    cv2.setNumThreads(2)
+    styles = tuple(s for s in render.TUNING_STYLES if s not in args.exclude)
+    if args.calibrate_only:
+        write_calibration(args.out, styles, args.calibration)
+    else:
+        build(styles, args.out, args.cards, args.epochs, args.calibration)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
