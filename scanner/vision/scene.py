@@ -19,6 +19,8 @@ from ..cards import Card
 from .render import card_alpha, render_card
 
 Face = str  # "up" | "down"
+LAYOUT_ATTEMPTS = 20
+EDGE_CLEARANCE = 4  # pixels between a card and the photo's edge
 
 
 @dataclass(frozen=True)
@@ -359,25 +361,38 @@ def compose_scene(
     table = BACKGROUNDS[background](rng, height + 2 * margin, width + 2 * margin)
     inner = table[margin : margin + height, margin : margin + width]
     aspect = items[0].image.shape[1] / items[0].image.shape[0] if items else 0.7
-    if layout == "separate":
-        outlines = separate_layout(rng, len(items), size, card_height, aspect)
-    elif layout == "fanned":
-        outlines = fanned_layout(rng, len(items), size, float(np.mean(card_height)), aspect)
-    else:
+    if layout not in ("separate", "fanned"):
         raise ValueError(f"unknown layout {layout!r}; 'separate' or 'fanned'")
+    # The tilted camera may push a card laid near the table's edge out of the photo, or
+    # onto its edge: lay the table out again until every card is whole in the photo.
+    for _attempt in range(LAYOUT_ATTEMPTS):
+        if layout == "separate":
+            outlines = separate_layout(rng, len(items), size, card_height, aspect)
+        else:
+            outlines = fanned_layout(rng, len(items), size, float(np.mean(card_height)),
+                                     aspect)
+        homography = tilt_homography(rng, size, tilt) if tilt > 0 else np.eye(3)
+        seen = [cv2.perspectiveTransform(o[None].astype(np.float64), homography)[0]
+                .astype(np.float32) for o in outlines]
+        if all(_whole_in_photo(o, size) for o in seen):
+            break
     for item, corners in zip(items, outlines, strict=True):
         paste_card(inner, item.image, item.mask, corners)
-    homography = tilt_homography(rng, size, tilt) if tilt > 0 else np.eye(3)
     from_table = homography @ np.array([[1, 0, -margin], [0, 1, -margin], [0, 0, 1]], np.float64)
     photo = cv2.warpPerspective(table, from_table, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
-    outlines = [cv2.perspectiveTransform(o[None].astype(np.float64), homography)[0]
-                .astype(np.float32) for o in outlines]
+    outlines = seen
     for name in perturbations:
         photo = PHOTO_PERTURBATIONS[name](photo, rng)
     placed = [PlacedCard(item.card, item.face, corners)
               for item, corners in zip(items, outlines, strict=True)]
     return Scene(photo, placed, background, tuple(perturbations))
+
+
+def _whole_in_photo(corners: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether a card's corners lie inside the photo, clear of its edge by its shadow."""
+    far = np.array(size, np.float32) - 1 - EDGE_CLEARANCE
+    return bool(corners.min() >= EDGE_CLEARANCE and (corners.max(axis=0) <= far).all())
 
 
 def outline_matches(found: np.ndarray, truth: np.ndarray, tolerance: float = 0.08) -> bool:
