@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 import numpy as np
@@ -51,6 +52,7 @@ class CardScores:
     score: float
 
 
+@cache
 def _rank_matrix(letters: str | None) -> tuple[tuple[Rank, ...], np.ndarray]:
     """The ranks the net's glyph labels can mean in this letter set, and a label × rank
     matrix summing the probability of every label that means each rank."""
