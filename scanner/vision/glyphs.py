@@ -143,12 +143,6 @@ class GlyphModel:
         return cls.from_arrays(features, labels, {
             kind: Thresholds(*row) for kind, row in zip(THRESHOLD_KINDS, rows, strict=True)})
 
-    def merged(self, other: GlyphModel) -> GlyphModel:
-        """This model's templates and another's, with this model's thresholds."""
-        return GlyphModel.from_arrays(np.vstack([self.features, other.features]),
-                                      self.template_labels() + other.template_labels(),
-                                      self.thresholds)
-
     def label_similarities(self, features: np.ndarray) -> np.ndarray:
         """For each feature row, the similarity of the closest template of every label."""
         sims = np.atleast_2d(features) @ self.features.T
@@ -171,11 +165,6 @@ class GlyphModel:
                         excluded: frozenset[Meaning] = frozenset()
                         ) -> list[tuple[Meaning, float]]:
         return self.rank_meanings(self.label_similarities(feature)[0], letters, excluded)
-
-    def classify(self, feature: np.ndarray, threshold_kind: str, letters: str | None = None,
-                 excluded: frozenset[Meaning] = frozenset()) -> GlyphMatch:
-        return self.decide(self.label_similarities(feature)[0], threshold_kind, letters,
-                           excluded)
 
     def decide(self, label_sims: np.ndarray, threshold_kind: str, letters: str | None = None,
                excluded: frozenset[Meaning] = frozenset()) -> GlyphMatch:

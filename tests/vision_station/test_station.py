@@ -10,7 +10,7 @@ from scanner.cards import ALL_CARDS, Suit, parse_card
 from scanner.vision import render
 from scanner.vision.index import NEUTRAL, WARM, ink_allows
 from scanner.vision.reading import Reading, read_card_image, read_card_images
-from scanner.vision.station import read_station
+from scanner.vision.station import locate_station_card, read_station
 
 # One card of every rank, spread over the four suits.
 SPREAD = [card for card in ALL_CARDS if card.rank.index % 4 == card.suit.index]
@@ -69,6 +69,16 @@ def test_an_unknown_letter_set_is_refused():
     flat = render.render_card(parse_card("8S"), "standard", seed=0)
     with pytest.raises(ValueError, match="letter set"):
         read_card_image(flat, letters="klingon")
+
+
+def test_the_station_finds_a_card_to_within_a_few_pixels_despite_its_rounded_corners():
+    flat = render.render_card(parse_card("KS"), "standard", seed=0)
+    h, w = flat.shape[:2]
+    quad = np.array([[150, 40], [150 + w * 0.75, 44], [146 + w * 0.75, 44 + h * 0.75],
+                     [146, 40 + h * 0.75]], np.float32)
+    frame = render.place_card(np.full((480, 640, 3), 20, np.uint8), flat,
+                              render.card_alpha("standard"), quad)
+    assert np.abs(locate_station_card(frame) - quad).max() < 4.0
 
 
 def test_an_empty_station_reads_none():
