@@ -128,10 +128,35 @@ def read_station(frame: np.ndarray, profile: DeckProfile | None = None,
 
     ``profile``, ``letters`` and ``reader`` are as for ``reading.read_card_image``.
     """
-    card = station_card(frame)
-    if card is None:
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    corners = locate_station_card(frame)
+    if corners is None:
         return Reading("none", None, 1.0)
-    return read_station_card(card, profile, letters, reader=reader)
+    reading = read_station_card(rectify(frame, corners), profile, letters, reader=reader)
+    if reading.card is not None and not card_shaped(corners):
+        # Glare or a shadow bent the outline: the rectified card is distorted, and a
+        # distorted index can look like another one.
+        return Reading("up", None, min(reading.confidence, 0.499))
+    return reading
+
+
+# Opposite sides of the card as the station's fixed camera sees it, and width over height
+# (bridge 0.64, poker 0.71): generous, as glare may widen an outline that still reads.
+_SIDE_RATIO = 1.3
+_ASPECT = (0.5, 0.95)
+
+
+def card_shaped(corners: np.ndarray) -> bool:
+    """Whether an outline (TL, TR, BR, BL) has a card's shape as the station sees one."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    if min(sides) < 1:
+        return False
+    top, right, bottom, left = sides
+    aspect = (top + bottom) / (left + right)
+    return (max(top, bottom) / min(top, bottom) <= _SIDE_RATIO
+            and max(left, right) / min(left, right) <= _SIDE_RATIO
+            and _ASPECT[0] <= aspect <= _ASPECT[1])
 
 
 def card_passes(frames: Iterable[Frame], one_card_per_frame: bool) -> Iterator[np.ndarray]:

@@ -10,7 +10,7 @@ from scanner.cards import ALL_CARDS, Suit, parse_card
 from scanner.vision import render
 from scanner.vision.index import NEUTRAL, WARM, ink_allows
 from scanner.vision.reading import Reading, read_card_image, read_card_images
-from scanner.vision.station import locate_station_card, read_station
+from scanner.vision.station import card_shaped, locate_station_card, read_station
 
 # One card of every rank, spread over the four suits.
 SPREAD = [card for card in ALL_CARDS if card.rank.index % 4 == card.suit.index]
@@ -79,6 +79,15 @@ def test_the_station_finds_a_card_to_within_a_few_pixels_despite_its_rounded_cor
     frame = render.place_card(np.full((480, 640, 3), 20, np.uint8), flat,
                               render.card_alpha("standard"), quad)
     assert np.abs(locate_station_card(frame) - quad).max() < 4.0
+
+
+def test_only_an_outline_of_a_cards_shape_may_name_a_face():
+    w, h = 300, 420
+    card = np.array([[170, 30], [170 + w, 30], [170 + w, 30 + h], [170, 30 + h]], np.float32)
+    assert card_shaped(card)
+    bent = card.copy()
+    bent[2] -= (80, 10)  # glare pulled one corner in: the index would be rectified askew
+    assert not card_shaped(bent)
 
 
 def test_an_empty_station_reads_none():
