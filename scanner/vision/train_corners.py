@@ -281,15 +281,22 @@ def _training_chunk(job: tuple[tuple[str, ...], int, int, int]
     return _windows_and_labels(looks[:cards])
 
 
-def training_set(styles: tuple[str, ...], cards: int, seed: int = TRAIN_SEED
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def training_set(styles: tuple[str, ...], cards: int, seed: int = TRAIN_SEED,
+                 workers: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corner windows (as the net's input) with their rank and suit label indices: each
     face seen three ways, and one card in twelve through the real station path. The same
-    for any number of workers: each chunk of cards has its own seed."""
+    for any number of workers: each chunk of cards has its own seed.
+
+    ``workers=1`` draws in this process: forking one that already runs threads (a test
+    runner's servers, OpenCV's pool) can deadlock the children.
+    """
     jobs = [(styles, min(CHUNK, cards - start), seed, start // CHUNK)
             for start in range(0, cards, CHUNK)]
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        parts = pool.map(_training_chunk, jobs)
+    if workers == 1:
+        parts = [_training_chunk(job) for job in jobs]
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_training_chunk, jobs)
     return tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
 
 
