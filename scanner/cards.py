@@ -137,7 +137,6 @@ def parse_card(token: str) -> Card:
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
-CARD_BY_INDEX = ALL_CARDS
 
 
 class Seat(Enum):

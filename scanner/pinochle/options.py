@@ -105,7 +105,6 @@ OLD_COUNT = CounterScale(
     last_trick=10)
 
 MELD_SCALES = {s.name: s for s in (MODERN_MELD, OLD_MELD)}
-COUNTER_SCALES = {s.name: s for s in (MODERN_COUNT, OLD_COUNT)}
 
 
 @dataclass(frozen=True)

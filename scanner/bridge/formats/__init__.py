@@ -93,10 +93,6 @@ class LoadedSet:
     def by_number(self) -> dict[int, Board]:
         return {board.number: board for board in self.boards}
 
-    def raise_if_damaged(self) -> None:
-        if self.damage:
-            raise FormatError(self.path, self.damage)
-
     def report(self) -> dict[str, object]:
         """What was fine and what was not: the JSON every command prints on damage."""
         return {"file": self.path, "good_boards": [b.number for b in self.boards],
