@@ -17,11 +17,13 @@ from .corner_net import CornerReader
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
 from .reading import Reading, read_station_card
+from .sides import fit_sides
 from .sources import Frame
 
 _DOWNSCALE = 4
 _MIN_AREA, _MAX_AREA = 0.12, 0.92  # of the frame: the card fills a known share of the window
 _MIN_RISE = 28  # grey levels a card must stand above the empty window
+_MAX_SHIFT = 4.0  # small-image pixels: how far a rounded corner puts the polygon's vertex
 
 
 def _order_corners(quad: np.ndarray) -> np.ndarray:
@@ -55,51 +57,14 @@ def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
     quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     if len(quad) != 4:
         quad = cv2.boxPoints(cv2.minAreaRect(hull))
-    quad = _fit_sides(contour.reshape(-1, 2).astype(np.float32),
-                      np.asarray(quad, np.float32).reshape(4, 2))
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    # Outline points are the card's outermost pixels; its edge is half a pixel further.
+    fitted = fit_sides(quad, contour.reshape(-1, 2).astype(np.float32), 0.0, outset=0.5)
+    # A side bent by glare or a shadow fits badly; the polygon is then the better guess.
+    if fitted is not None and float(np.abs(fitted - quad).max()) <= _MAX_SHIFT:
+        quad = fitted
     return _order_corners(quad) * _DOWNSCALE + (_DOWNSCALE - 1) / 2
 
-
-_SIDE_MIDDLE = (0.15, 0.85)  # of a side: the straight part, clear of the rounded corners
-_SIDE_NEAR = 2.0  # small-image pixels: outline points this close to a side lie on it
-_MAX_SHIFT = 4.0  # small-image pixels: how far a rounded corner puts the polygon's vertex
-
-
-def _fit_sides(outline: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The card's corners as where its straight sides meet. A polygon fitted to the outline
-    puts its vertices somewhere on the rounded corners, several pixels inside the card;
-    the index, a few millimetres from the corner, then lands off the reader's window."""
-    centre = quad.mean(axis=0)
-    lines = []
-    for i in range(4):
-        p0, p1 = quad[i], quad[(i + 1) % 4]
-        along = p1 - p0
-        length = float(np.hypot(*along))
-        if length < 1:
-            return quad
-        unit = along / length
-        t = (outline - p0) @ unit / length
-        off = np.abs((outline - p0) @ np.array([-unit[1], unit[0]]))
-        points = outline[(t > _SIDE_MIDDLE[0]) & (t < _SIDE_MIDDLE[1]) & (off < _SIDE_NEAR)]
-        if len(points) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-        normal = np.array([-vy, vx])
-        if normal @ (np.array([x0, y0]) - centre) < 0:
-            normal = -normal
-        # Outline points are the card's outermost pixels; its edge is half a pixel further.
-        lines.append((np.array([x0, y0]) + 0.5 * normal, np.array([vx, vy])))
-    corners = []
-    for i in range(4):
-        (a, da), (b, db) = lines[i - 1], lines[i]
-        det = da[0] * -db[1] + db[0] * da[1]
-        if abs(det) < 1e-3:
-            return quad
-        s = ((b - a)[0] * -db[1] + db[0] * (b - a)[1]) / det
-        corners.append(a + s * da)
-    fitted = np.array(corners, np.float32)
-    # A side bent by glare or a shadow fits badly; the polygon is then the better guess.
-    return fitted if float(np.abs(fitted - quad).max()) <= _MAX_SHIFT else quad
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray,

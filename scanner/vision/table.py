@@ -24,6 +24,7 @@ from ..cards import Card
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
 from .reading import Reading, read_card_images
+from .sides import fit_sides, intersect
 from .station import read_station
 
 LOCATE_MAX_SIDE = 640
@@ -186,36 +187,6 @@ def initial_quad(hull: np.ndarray) -> np.ndarray:
     return np.array([points[np.argmax(points @ d)] for d in diagonals], np.float32) + centre
 
 
-def _intersect(line_a: np.ndarray, line_b: np.ndarray) -> np.ndarray | None:
-    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = line_a, line_b
-    det = vx1 * (-vy2) - vy1 * (-vx2)
-    if abs(det) < 1e-6:
-        return None
-    t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
-    return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
-
-
-def _fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float) -> np.ndarray | None:
-    directions = np.roll(quad, -1, axis=0) - quad
-    lengths = np.linalg.norm(directions, axis=1)
-    if lengths.min() < 1:
-        return None
-    directions /= lengths[:, None]
-    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1)
-    relative = points[None, :, :] - quad[:, None, :]
-    along = np.einsum("snk,sk->sn", relative, directions)
-    across = np.abs(np.einsum("snk,sk->sn", relative, normals))
-    near = ((along > 0.15 * lengths[:, None]) & (along < 0.85 * lengths[:, None])
-            & (across < tolerance * lengths[:, None] + 2))
-    if near.sum(axis=1).min() < 5:
-        return None
-    lines = [cv2.fitLine(points[side], cv2.DIST_L2, 0, 0.01, 0.01).reshape(4) for side in near]
-    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return None
-    return np.array(corners, np.float32)
-
-
 def refine_corners(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     """Corners where the card's straight sides meet, not where its rounded corners are cut.
 
@@ -226,7 +197,7 @@ def refine_corners(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     points = contour.reshape(-1, 2).astype(np.float32)
     refined = quad
     for tolerance in SIDE_FIT_TOLERANCES:
-        fitted = _fit_sides(refined, points, tolerance)
+        fitted = fit_sides(refined, points, tolerance)
         if fitted is None:
             return refined
         refined = fitted
@@ -506,7 +477,7 @@ def snap_outlines(image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndar
             else:
                 lines.append(cv2.fitLine(card_edges[i][card_seen[i]], cv2.DIST_HUBER, 0, 0.01,
                                          0.01).reshape(4))
-        corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+        corners = [intersect(lines[i - 1], lines[i]) for i in range(4)]
         if any(c is None for c in corners):
             snapped.append(outline)
             continue

@@ -1,0 +1,63 @@
+"""Where a card's straight sides meet.
+
+A card's corners are rounded, so the vertices of a polygon fitted to its outline lie on the
+rounding, a few pixels inside the card; the corner index, a few millimetres from the true
+corner, then falls off a reader's window. Fitting a line to the straight middle of each side
+and intersecting neighbours gives the corners of the card's rectangle. The read station and
+the table view both find their cards' corners this way.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+_SIDE_MIDDLE = (0.15, 0.85)  # of a side: the straight part, clear of the rounded corners
+_MIN_POINTS = 5
+
+
+def intersect(line_a: np.ndarray, line_b: np.ndarray) -> np.ndarray | None:
+    """The crossing of two lines given as ``cv2.fitLine`` gives them (vx, vy, x, y)."""
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = line_a, line_b
+    det = vx1 * (-vy2) - vy1 * (-vx2)
+    if abs(det) < 1e-6:
+        return None
+    t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
+    return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
+
+
+def fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float, outset: float = 0.0
+              ) -> np.ndarray | None:
+    """The corners where lines fitted to the middle of each side of ``quad`` meet, or None.
+
+    ``points`` are the outline's pixels; those within ``tolerance`` of a side's length
+    (plus 2 px) of it count for that side. ``outset`` moves each line that many pixels away
+    from the quad's centre (outline pixels are the card's outermost ones; its edge lies
+    half a pixel further out).
+    """
+    directions = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(directions, axis=1)
+    if lengths.min() < 1:
+        return None
+    directions /= lengths[:, None]
+    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1)
+    relative = points[None, :, :] - quad[:, None, :]
+    along = np.einsum("snk,sk->sn", relative, directions)
+    across = np.abs(np.einsum("snk,sk->sn", relative, normals))
+    near = ((along > _SIDE_MIDDLE[0] * lengths[:, None])
+            & (along < _SIDE_MIDDLE[1] * lengths[:, None])
+            & (across < tolerance * lengths[:, None] + 2))
+    if near.sum(axis=1).min() < _MIN_POINTS:
+        return None
+    lines = [cv2.fitLine(points[side], cv2.DIST_L2, 0, 0.01, 0.01).reshape(4) for side in near]
+    if outset:
+        centre = quad.mean(axis=0)
+        for line in lines:
+            normal = np.array([-line[1], line[0]])
+            if normal @ (line[2:] - centre) < 0:
+                normal = -normal
+            line[2:] += outset * normal
+    corners = [intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return None
+    return np.array(corners, np.float32)
