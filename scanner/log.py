@@ -142,9 +142,6 @@ class EventLog:
             self._conn.close()
             raise
         self._session = session
-        # Whether a committed append has stored the session's row: it is written once, not per
-        # append (a rolled-back first append leaves this False, so the next one writes it).
-        self._session_stored = False
 
     def _create_schema(self) -> None:
         with self.transaction():
@@ -179,9 +176,8 @@ class EventLog:
     def _ensure_session(self) -> str:
         # Inside the caller's transaction, so a rolled-back append leaves no orphan session.
         name = self.session
-        if not self._session_stored:
-            self._conn.execute("INSERT OR IGNORE INTO sessions (name, started_at) VALUES (?, ?)",
-                               (name, utc_now()))
+        self._conn.execute("INSERT OR IGNORE INTO sessions (name, started_at) VALUES (?, ?)",
+                           (name, utc_now()))
         return name
 
     def append(self, event: Event, key: str | None = None) -> int:
@@ -208,26 +204,22 @@ class EventLog:
                 raise LogError(f"idempotency key must be text, not {key!r}")
         now = utc_now()
         with self.transaction() as conn:
-            results = [self._insert(conn, event.type, body, key, now)
-                       for event, body, key in zip(events, bodies, keys, strict=True)]
-        # Committed: an inserted event committed its session's row with it.
-        self._session_stored = self._session_stored or any(new for _, new in results)
-        return [seq for seq, _ in results]
+            return [self._insert(conn, event.type, body, key, now)
+                    for event, body, key in zip(events, bodies, keys, strict=True)]
 
     def _insert(self, conn: sqlite3.Connection, kind: str, body: str, key: str | None,
-                now: str) -> tuple[int, bool]:
-        """The event's seq, and whether it was inserted now (False: its key was logged)."""
+                now: str) -> int:
         if key is not None:
             row = conn.execute("SELECT seq, body FROM events WHERE key = ?", (key,)).fetchone()
             if row is not None:
                 if row[1] != body:
                     raise LogError(f"key {key!r} is already logged (seq {row[0]}) with a "
                                    f"different event: {row[1]}")
-                return int(row[0]), False
+                return int(row[0])
         cursor = conn.execute(
             "INSERT INTO events (session, key, type, body, logged_at) VALUES (?, ?, ?, ?, ?)",
             (self._ensure_session(), key, kind, body, now))
-        return int(cursor.lastrowid or 0), True
+        return int(cursor.lastrowid or 0)
 
     def replay(self, from_seq: int = 0, session: str | None = None,
                ) -> Iterator[tuple[int, Event]]:
