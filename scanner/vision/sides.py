@@ -3,8 +3,8 @@
 A card's corners are rounded, so the vertices of a polygon fitted to its outline lie on the
 rounding, a few pixels inside the card; the corner index, a few millimetres from the true
 corner, then falls off a reader's window. Fitting a line to the straight middle of each side
-and intersecting neighbours gives the corners of the card's rectangle. The read station and
-the table view both find their cards' corners this way.
+and intersecting neighbours gives the corners of the card's rectangle. The table view fits
+its outlines' pixels so; the read station fits edges it scans for (``edges``).
 """
 
 from __future__ import annotations

@@ -14,16 +14,22 @@ import cv2
 import numpy as np
 
 from .corner_net import CornerReader
+from .edges import MIN_STEP, EdgeScan, brightest_channel, fit_card_edges
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
 from .reading import Reading, read_station_card
-from .sides import fit_sides
 from .sources import Frame
 
 _DOWNSCALE = 4
 _MIN_AREA, _MAX_AREA = 0.12, 0.92  # of the frame: the card fills a known share of the window
 _MIN_RISE = 28  # grey levels a card must stand above the empty window
-_MAX_SHIFT = 4.0  # small-image pixels: how far a rounded corner puts the polygon's vertex
+_STEP_SHARE = 0.35  # of the card's rise above the window: its edge; a glare's soft halo rises
+# far less across an edge scan's span, however bright it gets
+# The first scan starts from the rough outline, whose sides glare may have pushed far out
+# and the polygon's coarse fit pulled some way in; the second from the sides the first
+# one fitted, close to them.
+_FIRST_PASS = EdgeScan(along=(0.25, 0.75), outside=32, inside=12, inside_share=0.5)
+_SECOND_PASS = EdgeScan(along=(0.12, 0.88), outside=8, inside=8, inside_share=0.0)
 
 
 def _order_corners(quad: np.ndarray) -> np.ndarray:
@@ -35,17 +41,46 @@ def _order_corners(quad: np.ndarray) -> np.ndarray:
 
 
 def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
-    """The card's four corners in frame pixels (TL, TR, BR, BL), or None for an empty window."""
+    """The card's four corners in frame pixels (TL, TR, BR, BL), or None for an empty window.
+
+    A threshold of a downscaled frame finds the bright shape roughly; glare on the window
+    beside the card joins it. Scan lines across each rough side then find where the frame
+    rises sharply from the window to the card, which a glare's soft halo never does, and a
+    line fitted to each side's rises gives the card's corners to a fraction of a pixel.
+    """
     if frame.ndim == 2:
         frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     h, w = frame.shape[:2]
-    small = cv2.resize(frame, (w // _DOWNSCALE, h // _DOWNSCALE), interpolation=cv2.INTER_AREA)
-    bright = small.max(axis=2)
-    floor = float(np.percentile(bright, 5))
-    if float(np.percentile(bright, 95)) - floor < _MIN_RISE:
+    small = brightest_channel(cv2.resize(frame, (w // _DOWNSCALE, h // _DOWNSCALE),
+                                          interpolation=cv2.INTER_LINEAR))
+    rough = _rough_outline(small)
+    if rough is None:
         return None
-    level, _ = cv2.threshold(bright, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    _, mask = cv2.threshold(bright, max(level, floor + _MIN_RISE / 2), 255, cv2.THRESH_BINARY)
+    threshold = _edge_threshold(small, rough)
+    rough = rough * _DOWNSCALE + (_DOWNSCALE - 1) / 2
+    first = fit_card_edges(frame, rough, _FIRST_PASS, threshold)
+    if first is None or not _in_window(first, frame.shape):
+        return rough
+    # A side the first pass found tells where its straight middle is: look there again,
+    # close to it, for the sub-pixel edge.
+    corners = fit_card_edges(frame, first, _SECOND_PASS, threshold)
+    return rough if corners is None or not _in_window(corners, frame.shape) else corners
+
+
+def _levels(img: np.ndarray, shares: tuple[float, ...]) -> list[float]:
+    """Grey levels below which these shares of an 8-bit image's pixels lie (percentiles,
+    from a histogram: several times quicker than sorting)."""
+    cumulative = np.cumsum(np.bincount(img.ravel(), minlength=256))
+    return [float(np.searchsorted(cumulative, share * cumulative[-1])) for share in shares]
+
+
+def _rough_outline(small: np.ndarray) -> np.ndarray | None:
+    """Corners (TL, TR, BR, BL) of the bright shape in a downscaled window, or None."""
+    floor, top = _levels(small, (0.05, 0.95))
+    if top - floor < _MIN_RISE:
+        return None
+    level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    _, mask = cv2.threshold(small, max(level, floor + _MIN_RISE / 2), 255, cv2.THRESH_BINARY)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
@@ -57,14 +92,24 @@ def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
     quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     if len(quad) != 4:
         quad = cv2.boxPoints(cv2.minAreaRect(hull))
-    quad = np.asarray(quad, np.float32).reshape(4, 2)
-    # Outline points are the card's outermost pixels; its edge is half a pixel further.
-    fitted = fit_sides(quad, contour.reshape(-1, 2).astype(np.float32), 0.0, outset=0.5)
-    # A side bent by glare or a shadow fits badly; the polygon is then the better guess.
-    if fitted is not None and float(np.abs(fitted - quad).max()) <= _MAX_SHIFT:
-        quad = fitted
-    return _order_corners(quad) * _DOWNSCALE + (_DOWNSCALE - 1) / 2
+    return _order_corners(np.asarray(quad, np.float32))
 
+
+def _edge_threshold(small: np.ndarray, quad: np.ndarray) -> float:
+    """How far the frame must rise to be the card's edge: a share of how far the card's
+    paper stands above the empty window."""
+    x, y = (int(v) for v in quad.mean(axis=0))
+    r = max(int(np.linalg.norm(quad[1] - quad[0]) / 4), 1)
+    # The card's paper, not its pips: most of the middle of a card is paper.
+    (card_level,) = _levels(small[max(y - r, 0):y + r, max(x - r, 0):x + r], (0.75,))
+    (window_level,) = _levels(small, (0.05,))
+    return max(MIN_STEP, _STEP_SHARE * (card_level - window_level))
+
+
+def _in_window(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether corners lie in the frame, as a card at the station always does."""
+    h, w = shape[:2]
+    return bool(np.all((corners >= -1) & (corners <= (w, h))))
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray,

@@ -71,14 +71,36 @@ def test_an_unknown_letter_set_is_refused():
         read_card_image(flat, letters="klingon")
 
 
-def test_the_station_finds_a_card_to_within_a_few_pixels_despite_its_rounded_corners():
-    flat = render.render_card(parse_card("KS"), "standard", seed=0)
+def _card_at_station(card: str, glare_at: tuple[float, float] | None = None):
+    """A card placed at a known outline in a dark window, with a bright glare spot there."""
+    flat = render.render_card(parse_card(card), "standard", seed=0)
     h, w = flat.shape[:2]
-    quad = np.array([[150, 40], [150 + w * 0.75, 44], [146 + w * 0.75, 44 + h * 0.75],
-                     [146, 40 + h * 0.75]], np.float32)
+    quad = np.array([[180, 40], [180 + w * 0.8, 46], [174 + w * 0.8, 46 + h * 0.8],
+                     [174, 40 + h * 0.8]], np.float32)
     frame = render.place_card(np.full((480, 640, 3), 20, np.uint8), flat,
                               render.card_alpha("standard"), quad)
-    assert np.abs(locate_station_card(frame) - quad).max() < 4.0
+    if glare_at is not None:
+        ys, xs = np.mgrid[:480, :640]
+        spot = 230 * np.exp(-((xs - glare_at[0]) ** 2 + (ys - glare_at[1]) ** 2) / (2 * 50 ** 2))
+        frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
+    return frame, quad
+
+
+def test_the_station_finds_a_card_to_a_pixel_despite_its_rounded_corners():
+    frame, quad = _card_at_station("KS")
+    assert np.abs(locate_station_card(frame) - quad).max() < 1.0
+
+
+def test_glare_on_the_window_beside_the_card_does_not_move_its_outline():
+    # The lamp's spot lies half on the card, half on the window; thresholding the frame
+    # joins the lit window to the card and bulges its outline well past the edge.
+    frame, quad = _card_at_station("4S", glare_at=(470, 260))
+    assert np.abs(locate_station_card(frame) - quad).max() < 2.0
+
+
+def test_a_card_beside_glare_reads_right():
+    frame, _ = _card_at_station("4S", glare_at=(470, 260))
+    assert read_station(frame, letters="english").card == parse_card("4S")
 
 
 def test_only_an_outline_of_a_cards_shape_may_name_a_face():
