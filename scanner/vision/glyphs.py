@@ -85,6 +85,16 @@ class GlyphMatch:
     confidence: float
 
 
+def agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
+    """One meaning from several looks: those that name something must all agree."""
+    named = [m for m in matches if m.meaning is not None]
+    if not named or len({m.meaning for m in named}) > 1:
+        return None
+    doubt = float(np.prod([1.0 - m.confidence for m in named]))
+    best = max(named, key=lambda m: m.confidence)
+    return GlyphMatch(best.meaning, best.similarity, best.margin, 1.0 - doubt)
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """A match is trusted from ``min_similarity`` and ``min_margin`` up."""

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..cards import Suit
+from .glyphs import GlyphMatch, GlyphModel
 from .index import glyph_feature, ink
 
 _FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
@@ -62,3 +64,21 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
             features = (turned,) if cy > 0.5 else (upright,)
         pips.append(Pip(features, (cx, cy)))
     return pips
+
+
+def pip_matches(card: np.ndarray, model: GlyphModel,
+                excluded: frozenset[Suit] = frozenset()) -> list[GlyphMatch]:
+    """What ``model`` makes of each middle pip of a canonical card; a pip whose way up is
+    unknown counts in the orientation that matches best."""
+    pips = centre_pips(card)
+    if not pips:
+        return []
+    sims = model.label_similarities(np.array([f for p in pips for f in p.features]))
+    matches, row = [], 0
+    for pip in pips:
+        looks = [model.decide(sims[row + k], "pip", None, excluded)
+                 for k in range(len(pip.features))]
+        matches.append(max(looks, key=lambda m: m.similarity))
+        row += len(pip.features)
+    return matches
+

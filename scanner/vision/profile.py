@@ -18,10 +18,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..cards import Card, DeckSpec, Rank, Suit
-from .glyphs import GlyphMatch, GlyphModel, Thresholds, default_model
+from ..cards import Card, DeckSpec, Rank
+from .glyphs import GlyphModel, Thresholds, agreed, default_model
 from .index import FEATURE_SIZE, canonical, read_corners, suits_ruled_out
-from .pips import centre_pips
+from .pips import centre_pips, pip_matches
 
 PROFILE_FORMAT = 1
 LEARN_BLUR = (1.2, 2.0)  # Gaussian sigmas, in canonical pixels, of the extra looks per card
@@ -167,32 +167,6 @@ def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
 
 
 
-def _agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
-    """One meaning from several looks: those that name something must all agree."""
-    named = [m for m in matches if m.meaning is not None]
-    if not named or len({m.meaning for m in named}) > 1:
-        return None
-    doubt = float(np.prod([1.0 - m.confidence for m in named]))
-    best = max(named, key=lambda m: m.confidence)
-    return GlyphMatch(best.meaning, best.similarity, best.margin, 1.0 - doubt)
-
-
-def _pip_matches(card: np.ndarray, model: GlyphModel, excluded: frozenset[Suit]
-                 ) -> list[GlyphMatch]:
-    """A pip whose way up is unknown counts in the orientation that matches best."""
-    pips = centre_pips(card)
-    if not pips:
-        return []
-    sims = model.label_similarities(np.array([f for p in pips for f in p.features]))
-    matches, row = [], 0
-    for pip in pips:
-        looks = [model.decide(sims[row + k], "pip", None, excluded)
-                 for k in range(len(pip.features))]
-        matches.append(max(looks, key=lambda m: m.similarity))
-        row += len(pip.features)
-    return matches
-
-
 def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
                ) -> tuple[Card | None, float]:
     corners = [c for c in read_corners(card)
@@ -203,13 +177,13 @@ def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
     ranks = [model.decide(sims[2 * i], "rank", letters) for i in range(len(corners))]
     suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink))
              for i, c in enumerate(corners)]
-    rank = _agreed(ranks)
+    rank = agreed(ranks)
     suit = None
     if rank is not None:
         # The large pips in the middle settle a doubtful index pip and check a confident
         # one; they never overrule it: a disagreement means nobody knows.
-        suits += _pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
-        suit = _agreed(suits)
+        suits += pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
+        suit = agreed(suits)
     if rank is None or suit is None:
         if any(m.meaning is not None for m in ranks + suits):
             return None, 0.25

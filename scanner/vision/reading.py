@@ -4,8 +4,10 @@ rectified card images into that answer.
 Abstain rather than guess: the corner net (``corner_net``) reads both corner indices; a
 face is named only when both corners name the same card and the surer one clears a
 calibrated score, or when one corner names it with a stricter score and the other names
-nothing surely (glare or wear on one index). Anything else is ``Reading("up", None, c)``:
-the deal stops and a person looks. A learnt deck profile reads with its own glyphs
+nothing surely (glare or wear on one index). A read short of certain, or an abstention, is
+weighed against the middle of the card (``middle``): its pips may veto a suit or settle a
+doubt the blurred indices left. Anything else is ``Reading("up", None, c)``: the deal stops
+and a person looks. A learnt deck profile reads with its own glyphs
 instead (``profile.DeckProfile.read``).
 """
 
@@ -14,20 +16,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
 from ..cards import Card, Rank, Suit
 from .backside import back_confidence
-from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, CornerReader, corner_windows, default_reader
+from .corner_net import (
+    NONE,
+    RANK_LABELS,
+    SUIT_LABELS,
+    CornerReader,
+    Thresholds,
+    corner_windows,
+    default_reader,
+)
 from .glyphs import meanings
 from .index import canonical
+from .middle import PIPS_OF_RANK, Middle, look_at_middle
 from .profile import DeckProfile
 
 Face = Literal["up", "down", "none"]
 THRESHOLD = 0.5  # a reading's confidence at or above this names a card
 _SUITS = tuple(Suit(s) for s in SUIT_LABELS if s != NONE)
+_RANKS = tuple(Rank)
 
 
 @dataclass(frozen=True)
@@ -53,40 +65,92 @@ class CardScores:
 
 
 @cache
-def _rank_matrix(letters: str | None) -> tuple[tuple[Rank, ...], np.ndarray]:
-    """The ranks the net's glyph labels can mean in this letter set, and a label × rank
-    matrix summing the probability of every label that means each rank."""
+def _rank_matrix(letters: str | None) -> np.ndarray:
+    """A label × rank matrix summing the probability of every glyph label that means each
+    rank (of ``_RANKS``) in this letter set."""
     labels_meaning = meanings(RANK_LABELS, letters)
-    ranks = tuple(r for r in Rank)
-    matrix = np.zeros((len(RANK_LABELS), len(ranks)), np.float32)
+    matrix = np.zeros((len(RANK_LABELS), len(_RANKS)), np.float32)
     for i, meaning in enumerate(labels_meaning):
         if isinstance(meaning, Rank):
-            matrix[i, ranks.index(meaning)] = 1.0
-    return ranks, matrix
+            matrix[i, _RANKS.index(meaning)] = 1.0
+    return matrix
+
+
+def corner_beliefs(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str | None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Per corner (rows), the probability of each of ``_RANKS`` in this letter set and of
+    each suit."""
+    return rank_probs @ _rank_matrix(letters), suit_probs[:, :len(_SUITS)]
 
 
 def score_corners(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str | None
                   ) -> list[CardScores]:
     """Per corner (rows of the probabilities), the card it names and its score."""
-    ranks, matrix = _rank_matrix(letters)
-    rank_mass = rank_probs @ matrix
+    rank_mass, suit_mass = corner_beliefs(rank_probs, suit_probs, letters)
     out = []
-    for r_row, s_row in zip(rank_mass, suit_probs[:, :len(_SUITS)], strict=True):
+    for r_row, s_row in zip(rank_mass, suit_mass, strict=True):
         r, s = int(np.argmax(r_row)), int(np.argmax(s_row))
-        out.append(CardScores(Card(ranks[r], _SUITS[s]), float(r_row[r] * s_row[s])))
+        out.append(CardScores(Card(_RANKS[r], _SUITS[s]), float(r_row[r] * s_row[s])))
     return out
+
+
+Named = TypeVar("Named")
+
+
+def _agreement(a: Named | None, a_score: float, b: Named | None, b_score: float,
+               agree: float, single: float, other: float) -> tuple[Named | None, float]:
+    """What both corners name, or one names surely while the other is unsure; else None.
+    The confidence is the surer corner's score."""
+    (sure, sure_score), (unsure, unsure_score) = sorted(
+        ((a, a_score), (b, b_score)), key=lambda named: named[1], reverse=True)
+    if sure == unsure and sure_score >= agree:
+        return sure, sure_score
+    if sure_score >= single and unsure_score <= other:
+        return sure, sure_score
+    return None, sure_score
 
 
 def decide(a: CardScores, b: CardScores, agree: float, single: float, other: float
            ) -> tuple[Card | None, float]:
     """The card both corners name, or one names surely while the other is unsure; else
     None. The confidence is the surer corner's score."""
-    sure, unsure = (a, b) if a.score >= b.score else (b, a)
-    if sure.card == unsure.card and sure.score >= agree:
-        return sure.card, sure.score
-    if sure.score >= single and unsure.score <= other:
-        return sure.card, sure.score
-    return None, sure.score
+    return _agreement(a.card, a.score, b.card, b.score, agree, single, other)
+
+
+# An agreeing read below this score has the middle checked; it is rarely needed (most reads
+# score nearly 1), so the look at the middle costs little on average.
+CHECK_BELOW = 0.98
+_SUIT_PLAUSIBLE = 0.2  # the corners' mean belief in a suit the middle settles
+
+
+def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
+                     a: CardScores, b: CardScores, ranks: np.ndarray, suits: np.ndarray,
+                     t: Thresholds) -> tuple[Card | None, float]:
+    """The corners' answer (``named``, None for an abstention) weighed against the middle.
+
+    A named card whose middle shows another suit is vetoed. An abstention is settled when
+    both corners name the same number card and the middle shows exactly its pips in its
+    suit; or when the corners agree on the rank (``ranks``, rows per corner), the middle
+    fits that rank, and its suit is one a corner holds likeliest (``suits``).
+    """
+    if named is not None:
+        if middle.suit is not None and middle.suit != named.suit:
+            return None, min(confidence, THRESHOLD - 1e-3)
+        return named, confidence
+    if middle.suit is None:
+        return None, confidence
+    if (a.card == b.card and max(a.score, b.score) >= THRESHOLD and a.card.rank in PIPS_OF_RANK
+            and middle.fits(a.card.rank) and middle.suit == a.card.suit):
+        return a.card, max(a.score, b.score)
+    best = ranks.argmax(axis=1)
+    rank, rank_score = _agreement(int(best[0]), float(ranks[0, best[0]]),
+                                  int(best[1]), float(ranks[1, best[1]]),
+                                  t.agree, t.single, t.other)
+    suit = _SUITS.index(middle.suit)
+    if (rank is None or not middle.fits(_RANKS[rank])
+            or suits[:, suit].mean() < _SUIT_PLAUSIBLE or suit not in suits.argmax(axis=1)):
+        return None, confidence
+    return Card(_RANKS[rank], middle.suit), rank_score
 
 
 def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, view: str
@@ -96,9 +160,18 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
     rank_probs, suit_probs = reader.probabilities(
         [w for card in cards for w in corner_windows(card)])
     scores = score_corners(rank_probs, suit_probs, letters)
+    ranks, suits = corner_beliefs(rank_probs, suit_probs, letters)
     t = reader.calibration.thresholds[view]
-    return [decide(scores[2 * i], scores[2 * i + 1], t.agree, t.single, t.other)
-            for i in range(len(cards))]
+    out = []
+    for i, card in enumerate(cards):
+        a, b = scores[2 * i], scores[2 * i + 1]
+        named, confidence = decide(a, b, t.agree, t.single, t.other)
+        if named is None or confidence < CHECK_BELOW:
+            named, confidence = weigh_the_middle(
+                look_at_middle(card), named, confidence, a, b,
+                ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
+        out.append((named, confidence))
+    return out
 
 
 def read_card_images(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None = None,

@@ -1,0 +1,52 @@
+"""What the middle of a card says: a second witness to what its corner indices say.
+
+The middle of a number card repeats its index large: as many pips as its rank, in its suit's
+shape. A blurred index is read by a few pixels (a spade and a club differ there by one or
+two); the middle's pips are several times larger and stay apart under the same blur. The
+readers ask the middle only when the corners leave room for doubt; it settles that doubt or
+vetoes, and never names a card the corners do not already hold likely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from ..cards import Rank, Suit
+from .glyphs import agreed, default_model
+from .pips import pip_matches
+
+PIP_SURE = 0.95  # how sure all the pips together must be of their suit to count
+PIPS_OF_RANK = MappingProxyType({
+    Rank.A: 1, Rank.T: 10, Rank.R9: 9, Rank.R8: 8, Rank.R7: 7, Rank.R6: 6, Rank.R5: 5,
+    Rank.R4: 4, Rank.R3: 3, Rank.R2: 2})
+COURT_PIPS = 2  # a court card's picture holds a pip or two, never a field of them
+
+
+@dataclass(frozen=True)
+class Middle:
+    """The suit all the middle's pips agree on surely (None if they do not), how many
+    pip-sized shapes it holds, and how many of those look like a suit's pip."""
+
+    suit: Suit | None
+    shapes: int
+    pips: int
+
+    def fits(self, rank: Rank) -> bool:
+        """Whether the middle fits the rank: exactly a number card's count of pips, or no
+        more pips than a court card's picture holds (an 8 blurred to look like a Dutch B
+        shows eight)."""
+        if rank in PIPS_OF_RANK:
+            return self.shapes == PIPS_OF_RANK[rank]
+        return self.pips <= COURT_PIPS
+
+
+def look_at_middle(card: np.ndarray) -> Middle:
+    """The middle of a canonical card, read with the shipped glyph model's pip templates."""
+    matches = pip_matches(card, default_model())
+    shape = agreed(matches)
+    suit = shape.meaning if shape is not None and shape.confidence >= PIP_SURE else None
+    return Middle(suit if isinstance(suit, Suit) else None, len(matches),
+                  sum(m.meaning is not None for m in matches))

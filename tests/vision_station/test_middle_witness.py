@@ -1,0 +1,94 @@
+"""The middle of a card is a second witness to its corner indices: its pips settle a doubt
+the blurred indices leave, and veto a suit they misread, and never name a card the corners
+do not already hold likely."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scanner.cards import Card, Rank, Suit, parse_card
+from scanner.vision import render
+from scanner.vision.corner_net import Thresholds
+from scanner.vision.index import canonical
+from scanner.vision.middle import Middle, look_at_middle
+from scanner.vision.reading import CardScores, weigh_the_middle
+
+STATION = Thresholds(agree=0.6, single=0.9, other=0.3)
+RANKS = tuple(Rank)
+SUITS = tuple(Suit)
+
+
+def corners(rank: str, suits_a: dict[str, float], suits_b: dict[str, float]):
+    """Two corners both sure of ``rank``, with these suit beliefs: their scores and beliefs."""
+    ranks = np.zeros((2, len(RANKS)), np.float32)
+    ranks[:, RANKS.index(Rank(rank))] = 0.97
+    suits = np.zeros((2, len(SUITS)), np.float32)
+    for row, belief in enumerate((suits_a, suits_b)):
+        for suit, p in belief.items():
+            suits[row, SUITS.index(Suit(suit))] = p
+    scores = [CardScores(Card(Rank(rank), SUITS[int(row.argmax())]), 0.97 * float(row.max()))
+              for row in suits]
+    return scores, ranks, suits
+
+
+def face(card: str) -> np.ndarray:
+    return canonical(render.render_card(parse_card(card), "casino", seed=3))
+
+
+def test_the_middle_of_a_number_card_shows_its_suit_and_its_count_of_pips():
+    for card in ("5S", "7C", "9H", "3D", "TS"):
+        middle = look_at_middle(face(card))
+        assert middle.suit == parse_card(card).suit
+        assert middle.fits(parse_card(card).rank)
+
+
+def test_a_court_card_middle_does_not_fit_a_field_of_pips():
+    assert not Middle(Suit.C, shapes=8, pips=8).fits(Rank.J)
+    assert Middle(Suit.C, shapes=3, pips=1).fits(Rank.J)
+
+
+def test_a_spade_or_club_the_indices_leave_open_is_settled_by_the_middle():
+    (a, b), ranks, suits = corners("5", {"S": 0.55, "C": 0.45}, {"C": 0.6, "S": 0.4})
+    card, confidence = weigh_the_middle(look_at_middle(face("5S")), None, 0.5, a, b,
+                                        ranks, suits, STATION)
+    assert card == parse_card("5S")
+    assert confidence >= 0.5
+
+
+def test_agreeing_corners_short_of_the_score_are_confirmed_by_a_middle_that_shows_them():
+    (a, b), ranks, suits = corners("7", {"C": 0.45, "S": 0.3}, {"C": 0.5, "S": 0.4})
+    card, _ = weigh_the_middle(look_at_middle(face("7C")), None, 0.49, a, b,
+                               ranks, suits, STATION)
+    assert card == parse_card("7C")
+
+
+def test_the_middle_vetoes_a_suit_the_corners_misread():
+    (a, b), ranks, suits = corners("7", {"S": 0.9}, {"S": 0.6})
+    card, confidence = weigh_the_middle(look_at_middle(face("7C")), parse_card("7S"), 0.87,
+                                        a, b, ranks, suits, STATION)
+    assert card is None
+    assert confidence < 0.5
+
+
+def test_the_middle_never_overrules_corners_sure_of_another_suit():
+    (a, b), ranks, suits = corners("5", {"H": 0.99}, {"H": 0.98})
+    a = b = CardScores(parse_card("5H"), 0.4)  # short of the score: the corners abstained
+    assert weigh_the_middle(look_at_middle(face("5S")), None, 0.4, a, b,
+                            ranks, suits, STATION)[0] is None
+
+
+def test_the_middle_settles_no_suit_when_the_corners_disagree_on_the_rank():
+    (a, b), ranks, suits = corners("5", {"S": 0.55, "C": 0.45}, {"C": 0.6, "S": 0.4})
+    ranks[1] = 0.0
+    ranks[1, RANKS.index(Rank("3"))] = 0.97
+    b = CardScores(parse_card("3C"), 0.58)
+    assert weigh_the_middle(look_at_middle(face("5S")), None, 0.53, a, b,
+                            ranks, suits, STATION)[0] is None
+
+
+def test_a_middle_without_pips_settles_nothing():
+    blank = np.full((360, 240, 3), 245, np.uint8)
+    (a, b), ranks, suits = corners("5", {"S": 0.55, "C": 0.45}, {"C": 0.6, "S": 0.4})
+    assert look_at_middle(blank) == Middle(None, 0, 0)
+    assert weigh_the_middle(look_at_middle(blank), None, 0.53, a, b,
+                            ranks, suits, STATION)[0] is None
