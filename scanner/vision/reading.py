@@ -129,9 +129,10 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
     """The corners' answer (``named``, None for an abstention) weighed against the middle.
 
     A named card whose middle shows another suit is vetoed. An abstention is settled when
-    both corners name the same number card and the middle shows exactly its pips in its
-    suit; or when the corners agree on the rank (``ranks``, rows per corner), the middle
-    fits that rank, and its suit is one a corner holds likeliest (``suits``).
+    a corner names a number card that the other names too or is unsure of anything, and the
+    middle shows exactly its pips in its suit; or when the corners agree on the rank
+    (``ranks``, rows per corner), the middle fits that rank, and its suit is one a corner
+    holds likeliest (``suits``).
     """
     if named is not None:
         if middle.suit is not None and middle.suit != named.suit:
@@ -139,9 +140,11 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
         return named, confidence
     if middle.suit is None:
         return None, confidence
-    if (a.card == b.card and max(a.score, b.score) >= THRESHOLD and a.card.rank in PIPS_OF_RANK
-            and middle.fits(a.card.rank) and middle.suit == a.card.suit):
-        return a.card, max(a.score, b.score)
+    sure, unsure = (a, b) if a.score >= b.score else (b, a)
+    if (sure.score >= THRESHOLD and (unsure.card == sure.card or unsure.score <= t.other)
+            and sure.card.rank in PIPS_OF_RANK and middle.fits(sure.card.rank)
+            and middle.suit == sure.card.suit):
+        return sure.card, sure.score
     best = ranks.argmax(axis=1)
     rank, rank_score = _agreement(int(best[0]), float(ranks[0, best[0]]),
                                   int(best[1]), float(ranks[1, best[1]]),

@@ -92,3 +92,19 @@ def test_a_middle_without_pips_settles_nothing():
     assert look_at_middle(blank) == Middle(None, 0, 0)
     assert weigh_the_middle(look_at_middle(blank), None, 0.53, a, b,
                             ranks, suits, STATION)[0] is None
+
+
+def test_one_corner_and_a_middle_that_shows_its_pips_settle_a_worn_other_corner():
+    (a, b), ranks, suits = corners("5", {"D": 0.85}, {"D": 0.2})
+    a = CardScores(parse_card("5D"), 0.75)
+    b = CardScores(parse_card("3D"), 0.05)  # the worn corner names nothing surely
+    assert weigh_the_middle(look_at_middle(face("5D")), None, 0.75, a, b,
+                            ranks, suits, STATION)[0] == parse_card("5D")
+
+
+def test_a_middle_with_another_count_of_pips_settles_nothing():
+    (a, b), ranks, suits = corners("5", {"D": 0.85}, {"D": 0.2})
+    a = CardScores(parse_card("5D"), 0.75)
+    b = CardScores(parse_card("3D"), 0.05)
+    assert weigh_the_middle(look_at_middle(face("6D")), None, 0.75, a, b,
+                            ranks, suits, STATION)[0] is None
