@@ -7,7 +7,8 @@ never draws. Prints cards read right / wrong / abstained per style and per pertu
 backs read as a face, an empty station, and the median latency per 640×480 frame on one
 core (cv2.setNumThreads(1)), with its parts. ``--leave-out STYLE`` trains a corner net
 without that tuning style (``scanner.vision.train_corners``, minutes) and reads the style
-with it; with ``--model FILE``, one trained so before, only that row is printed.
+with it, and weighs doubtful reads against pip templates built without it (a minute); with
+``--model FILE``, a net trained so before, only that row is printed.
 Targets (issue 3 §7): read right ≥ 99.9 %, wrong answers zero, abstentions ≤ 0.5 %,
 face-down read as a face never, ≤ 5 ms median.
 """
@@ -38,6 +39,7 @@ from scanner.vision.reading import read_card_images
 from scanner.vision.sources import VirtualCamera
 from scanner.vision.station import card_passes, locate_station_card, read_station, rectify
 from scanner.vision.train_corners import build
+from scanner.vision.train_glyphs import build as build_glyph_model
 
 BENCH_SEED = 900_000  # far from the training (61 000) and calibration (83 000) seeds
 
@@ -113,12 +115,15 @@ def with_learnt_profile(style: str, count: int) -> Tally:
 
 
 def leave_one_style_out(style: str, count: int, model: Path | None) -> Tally:
-    """Read ``style`` with a corner net trained without it: ``model``, or one trained now
-    from the other tuning styles."""
+    """Read ``style`` with a corner net trained without it (``model``, or one trained now
+    from the other tuning styles), weighing doubtful reads against pip templates built
+    without it too (about a minute)."""
+    others = tuple(s for s in render.TUNING_STYLES if s != style)
     if model is None:
         model = Path(tempfile.mkdtemp()) / f"without-{style}.onnx"
-        build(tuple(s for s in render.TUNING_STYLES if s != style), model)
-    return by_style([style], count, reader=CornerReader(model))[style]
+        build(others, model)
+    pips = build_glyph_model(others)
+    return by_style([style], count, reader=CornerReader(model, pips=pips))[style]
 
 
 def by_perturbation(styles: tuple[str, ...], count: int) -> dict[str, Tally]:

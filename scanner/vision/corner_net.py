@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from ..cards import Rank, Suit
+from .glyphs import GlyphModel
 
 NET_PATH = Path(__file__).with_name("corner_net.onnx")
 
@@ -89,12 +90,15 @@ def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
 
 
 class CornerReader:
-    """A trained corner net (``.onnx``) and its calibration (the ``.json`` beside it)."""
+    """A trained corner net (``.onnx``) and its calibration (the ``.json`` beside it); and
+    the pip templates (a ``glyphs.GlyphModel``; None: the shipped ones) that the middle of
+    a card it is unsure of is read with."""
 
-    def __init__(self, path: Path = NET_PATH) -> None:
+    def __init__(self, path: Path = NET_PATH, pips: GlyphModel | None = None) -> None:
         if not path.exists():
             raise FileNotFoundError(
                 f"{path} is missing; build it with python -m scanner.vision.train_corners")
+        self.pips = pips
         self.net = cv2.dnn.readNetFromONNX(str(path))
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         self.calibration_path = path.with_suffix(".json")

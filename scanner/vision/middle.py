@@ -15,7 +15,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ..cards import Rank, Suit
-from .glyphs import agreed, default_model
+from .glyphs import GlyphModel, agreed, default_model
 from .pips import pip_matches
 
 PIP_SURE = 0.95  # how sure all the pips together must be of their suit to count
@@ -43,9 +43,10 @@ class Middle:
         return self.pips <= COURT_PIPS
 
 
-def look_at_middle(card: np.ndarray) -> Middle:
-    """The middle of a canonical card, read with the shipped glyph model's pip templates."""
-    matches = pip_matches(card, default_model())
+def look_at_middle(card: np.ndarray, model: GlyphModel | None = None) -> Middle:
+    """The middle of a canonical card, read with ``model``'s pip templates (the shipped
+    glyph model's unless given)."""
+    matches = pip_matches(card, model or default_model())
     shape = agreed(matches)
     suit = shape.meaning if shape is not None and shape.confidence >= PIP_SURE else None
     return Middle(suit if isinstance(suit, Suit) else None, len(matches),

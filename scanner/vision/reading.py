@@ -171,7 +171,7 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
         named, confidence = decide(a, b, t.agree, t.single, t.other)
         if named is None or confidence < CHECK_BELOW:
             named, confidence = weigh_the_middle(
-                look_at_middle(card), named, confidence, a, b,
+                look_at_middle(card, reader.pips), named, confidence, a, b,
                 ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
         out.append((named, confidence))
     return out
