@@ -27,15 +27,16 @@ def brightest_channel(img: np.ndarray) -> np.ndarray:
 class EdgeScan:
     """Where along each side to look for the card's edge: scan lines across the side's
     middle (``along``, a share of its length), from ``outside`` pixels beyond the side to
-    ``inside`` pixels (plus ``inside_share`` of the card's width) within it."""
+    ``inside`` pixels (plus ``inside_share`` of the card's width) within it; ``lines`` scan
+    lines per side."""
 
     along: tuple[float, float]
     outside: float
     inside: float
     inside_share: float
+    lines: int = 32
 
 
-_SCAN_LINES = 32  # per side
 _SPAN = 4  # px: a step is measured across 2 × _SPAN, enough for a blurred edge to rise whole
 MIN_STEP = 24  # grey levels: a smaller rise may be sensor noise
 _RETRY_SHARES = (1.0, 0.5)  # of the threshold, for a side that showed too little edge
@@ -55,11 +56,11 @@ def fit_card_edges(frame: np.ndarray, quad: np.ndarray, scan: EdgeScan, threshol
     direction = (ends - quad) / np.maximum(np.linalg.norm(ends - quad, axis=1), 1.0)[:, None]
     outward = np.stack([direction[:, 1], -direction[:, 0]], axis=1)
     outward *= np.sign(np.einsum("sk,sk->s", outward, quad - centre))[:, None]
-    t = np.linspace(*scan.along, _SCAN_LINES, dtype=np.float32)
+    t = np.linspace(*scan.along, scan.lines, dtype=np.float32)
     starts = (quad[:, None] + t[None, :, None] * (ends - quad)[:, None]
               + scan.outside * outward[:, None]).reshape(-1, 2)  # side by side, line by line
     depth = np.arange(0, scan.outside + scan.inside + scan.inside_share * width, dtype=np.float32)
-    inward = -np.repeat(outward, _SCAN_LINES, axis=0)
+    inward = -np.repeat(outward, scan.lines, axis=0)
     xs = starts[:, :1] + inward[:, :1] * depth
     ys = starts[:, 1:] + inward[:, 1:] * depth
     colour = cv2.remap(frame, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -67,7 +68,7 @@ def fit_card_edges(frame: np.ndarray, quad: np.ndarray, scan: EdgeScan, threshol
     profiles = cv2.GaussianBlur(brightest_channel(colour).astype(np.float32), (5, 1), 0)
     lines = []
     for side in range(4):
-        rows = slice(side * _SCAN_LINES, (side + 1) * _SCAN_LINES)
+        rows = slice(side * scan.lines, (side + 1) * scan.lines)
         line = None
         # Where glare lies over a side, the window beside the card is lit nearly as bright
         # as the card and the edge rises less: such a side is looked at again for smaller

@@ -28,8 +28,8 @@ _STEP_SHARE = 0.35  # of the card's rise above the window: its edge; a glare's s
 # The first scan starts from the rough outline, whose sides glare may have pushed far out
 # and the polygon's coarse fit pulled some way in; the second from the sides the first
 # one fitted, close to them.
-_FIRST_PASS = EdgeScan(along=(0.25, 0.75), outside=32, inside=12, inside_share=0.5)
-_SECOND_PASS = EdgeScan(along=(0.12, 0.88), outside=8, inside=8, inside_share=0.0)
+_FIRST_PASS = EdgeScan(along=(0.25, 0.75), outside=32, inside=12, inside_share=0.5, lines=16)
+_SECOND_PASS = EdgeScan(along=(0.12, 0.88), outside=8, inside=8, inside_share=0.0, lines=24)
 
 
 def _order_corners(quad: np.ndarray) -> np.ndarray:
