@@ -34,7 +34,10 @@ class SourceCamera:
             raise CameraError(f"camera {self.source!r} has no more frames") from None
         except SourceError as exc:
             raise CameraError(str(exc)) from None
-        return read_station(frame.image)
+        try:
+            return read_station(frame.image)
+        except ValueError as exc:  # a frame no station camera gives: the wrong source
+            raise CameraError(f"camera {self.source!r}: {exc}") from None
 
     def close(self) -> None:
         close = getattr(self._frames, "close", None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cv2
+import numpy as np
 import pytest
 
 from scanner.cards import parse_card
@@ -49,3 +50,11 @@ def test_the_virtual_camera_sees_the_back_of_a_face_down_card():
 def test_an_unreachable_sim_camera_is_a_camera_error():
     with pytest.raises(CameraError, match=r"127\.0\.0\.1:1"):
         open_station_camera("sim:127.0.0.1:1")
+
+
+def test_a_frame_too_small_for_a_card_is_a_camera_error_naming_the_source(tmp_path):
+    cv2.imwrite(str(tmp_path / "00.png"), np.full((10, 10, 3), 200, np.uint8))
+    camera = open_station_camera(str(tmp_path))
+    with pytest.raises(CameraError, match="too small"):
+        camera.look()
+    camera.close()

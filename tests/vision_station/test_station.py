@@ -3,6 +3,7 @@ none, and anything unclear is an abstention, never a guess."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -180,3 +181,20 @@ def test_suit_ink_rules_out_a_suit_printed_in_another_colour():
     assert not ink_allows(Suit.S, WARM)
     assert not ink_allows(Suit.H, NEUTRAL)
     assert ink_allows(Suit.C, NEUTRAL) and ink_allows(Suit.D, WARM)
+
+
+def test_grey_and_bgra_frames_read_as_their_colour_frame_does():
+    frame = station(parse_card("QH"), "standard", 1)
+    for converted in (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
+                      cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)):
+        assert read_station(converted).card == parse_card("QH")
+
+
+@pytest.mark.parametrize(("frame", "complaint"), [
+    (np.zeros((3, 3, 3), np.uint8), "too small"),
+    (np.zeros((480, 640, 2), np.uint8), "grey, BGR or BGRA"),
+    (np.zeros((480, 640, 3), np.float32), "8-bit"),
+])
+def test_a_frame_no_camera_gives_is_refused_saying_what_is_wrong(frame, complaint):
+    with pytest.raises(ValueError, match=complaint):
+        read_station(frame)
