@@ -19,6 +19,28 @@ MAX_PIXELS = 64_000_000
 MIN_SIDE = 16
 
 
+def bgr_frame(frame: np.ndarray) -> np.ndarray:
+    """A frame as the readers take it, 8-bit BGR (a BGRA frame, from a PNG with alpha or
+    some cameras, loses its alpha); anything else refused, saying what was wrong with it.
+
+    A grey frame is refused too: without colour a red suit cannot be told from a black
+    one, and a reader would guess at the shape of a blurred pip.
+    """
+    frame = np.asarray(frame)
+    if frame.dtype != np.uint8:
+        raise ValueError(f"frame of {frame.dtype}: expected 8-bit pixels")
+    channels = 1 if frame.ndim == 2 else frame.shape[2] if frame.ndim == 3 else 0
+    if channels == 1:
+        raise ValueError(f"grey frame of shape {frame.shape}: the readers need colour to tell "
+                         "a red suit from a black one; set the camera to colour")
+    if channels not in (3, 4):
+        raise ValueError(f"frame of shape {frame.shape}: expected BGR or BGRA")
+    if min(frame.shape[:2]) < MIN_SIDE:
+        raise ValueError(f"frame of {frame.shape[1]}x{frame.shape[0]} px: too small to hold "
+                         f"a card (at least {MIN_SIDE} px a side)")
+    return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR) if channels == 4 else frame
+
+
 class ImageFileError(ValueError):
     """A file that cannot be used as an image; the message names the file and the reason."""
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from .corner_net import CornerReader
 from .edges import MIN_STEP, EdgeScan, brightest_channel, fit_card_edges
+from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
 from .reading import Reading, read_station_card
@@ -40,26 +41,6 @@ def _order_corners(quad: np.ndarray) -> np.ndarray:
                     np.float32)
 
 
-MIN_FRAME = 32  # px on the shorter side: a frame any smaller cannot hold a readable card
-
-
-def station_frame(frame: np.ndarray) -> np.ndarray:
-    """The frame as 8-bit BGR: grey and BGRA frames (some cameras and PNGs) converted;
-    anything else refused with what was wrong with it."""
-    frame = np.asarray(frame)
-    if frame.dtype != np.uint8:
-        raise ValueError(f"station frame of {frame.dtype}: expected 8-bit pixels")
-    channels = 1 if frame.ndim == 2 else frame.shape[2] if frame.ndim == 3 else 0
-    if channels not in (1, 3, 4):
-        raise ValueError(f"station frame of shape {frame.shape}: expected grey, BGR or BGRA")
-    if min(frame.shape[:2]) < MIN_FRAME:
-        raise ValueError(f"station frame of {frame.shape[1]}x{frame.shape[0]} px: too small "
-                         f"to hold a card (at least {MIN_FRAME} px a side)")
-    if channels == 1:
-        return cv2.cvtColor(frame.reshape(frame.shape[:2]), cv2.COLOR_GRAY2BGR)
-    return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR) if channels == 4 else frame
-
-
 def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
     """The card's four corners in frame pixels (TL, TR, BR, BL), or None for an empty window.
 
@@ -68,7 +49,7 @@ def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
     rises sharply from the window to the card, which a glare's soft halo never does, and a
     line fitted to each side's rises gives the card's corners to a fraction of a pixel.
     """
-    frame = station_frame(frame)
+    frame = bgr_frame(frame)
     h, w = frame.shape[:2]
     small = brightest_channel(cv2.resize(frame, (w // _DOWNSCALE, h // _DOWNSCALE),
                                           interpolation=cv2.INTER_LINEAR))
@@ -142,7 +123,7 @@ def rectify(frame: np.ndarray, corners: np.ndarray,
 
 def station_card(frame: np.ndarray) -> np.ndarray | None:
     """The flattened card at the station, or None when the window is empty."""
-    frame = station_frame(frame)
+    frame = bgr_frame(frame)
     corners = locate_station_card(frame)
     if corners is None:
         return None
@@ -156,7 +137,7 @@ def read_station(frame: np.ndarray, profile: DeckProfile | None = None,
 
     ``profile``, ``letters`` and ``reader`` are as for ``reading.read_card_image``.
     """
-    frame = station_frame(frame)
+    frame = bgr_frame(frame)
     corners = locate_station_card(frame)
     if corners is None:
         return Reading("none", None, 1.0)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card
+from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
 from .reading import Reading, read_card_images
@@ -572,6 +573,7 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
     which, which the table must hear rather than miss. ``profile`` and ``letters`` are as
     for ``reading.read_card_images``, which reads all the frame's cards in one call.
     """
+    frame = bgr_frame(frame)
     outlines = [portrait(outline) for outline in locate_cards(frame)]
     cards = [rectify(frame, outline, CANONICAL_SIZE) for outline in outlines]
     readings = read_card_images(cards, profile=profile, letters=letters)
@@ -587,6 +589,7 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
     handed to the read station, whose dark window it may be; that answers ``none`` for
     an empty window.
     """
+    photo = bgr_frame(photo)
     outlines = locate_cards(photo)
     if not outlines:
         return read_station(photo, profile, letters)

@@ -183,16 +183,16 @@ def test_suit_ink_rules_out_a_suit_printed_in_another_colour():
     assert ink_allows(Suit.C, NEUTRAL) and ink_allows(Suit.D, WARM)
 
 
-def test_grey_and_bgra_frames_read_as_their_colour_frame_does():
+def test_a_bgra_frame_reads_as_its_colour_frame_does():
     frame = station(parse_card("QH"), "standard", 1)
-    for converted in (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
-                      cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)):
-        assert read_station(converted).card == parse_card("QH")
+    assert read_station(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)).card == parse_card("QH")
 
 
 @pytest.mark.parametrize(("frame", "complaint"), [
     (np.zeros((3, 3, 3), np.uint8), "too small"),
-    (np.zeros((480, 640, 2), np.uint8), "grey, BGR or BGRA"),
+    (np.zeros((480, 8, 3), np.uint8), "too small"),
+    (np.zeros((480, 640, 2), np.uint8), "BGR or BGRA"),
+    (np.zeros((480, 640), np.uint8), "need colour"),
     (np.zeros((480, 640, 3), np.float32), "8-bit"),
 ])
 def test_a_frame_no_camera_gives_is_refused_saying_what_is_wrong(frame, complaint):

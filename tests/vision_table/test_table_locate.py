@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -139,3 +140,21 @@ def test_a_square_score_pad_is_not_a_card():
     image = np.full((720, 1280, 3), (60, 90, 140), np.uint8)
     image[200:400, 500:700] = 245  # white, four-sided, but square
     assert locate_cards(image) == []
+
+
+def test_a_bgra_photo_reads_as_its_colour_photo_does():
+    scene = scene_of("plain", seed=11)
+    colour = [(d.face, d.card) for d in read_table(scene.image, letters="english")]
+    bgra = read_table(cv2.cvtColor(scene.image, cv2.COLOR_BGR2BGRA), letters="english")
+    assert [(d.face, d.card) for d in bgra] == colour
+
+
+@pytest.mark.parametrize(("frame", "complaint"), [
+    (np.zeros((8, 8, 3), np.uint8), "too small"),
+    (np.zeros((720, 1280, 2), np.uint8), "BGR or BGRA"),
+    (np.zeros((720, 1280), np.uint8), "need colour"),
+    (np.zeros((720, 1280, 3), np.float64), "8-bit"),
+])
+def test_a_photo_no_camera_gives_is_refused_saying_what_is_wrong(frame, complaint):
+    with pytest.raises(ValueError, match=complaint):
+        read_table(frame)
