@@ -89,12 +89,33 @@ def _png_is_complete(data: bytes) -> bool:
 
 COMPLETENESS_CHECKS = {"jpeg": _jpeg_is_complete, "png": _png_is_complete}
 
+_JPEG_FRAME_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF0..SOF15
+
+
+def _jpeg_components(data: bytes) -> int | None:
+    """The colour components a JPEG's frame header declares (1: greyscale), or None."""
+    at = 2
+    while at + 4 <= len(data) and data[at] == 0xFF:
+        marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
+        if marker in _JPEG_FRAME_MARKERS:
+            return data[at + 9] if at + 9 < len(data) else None
+        at += 2 + length
+    return None
+
+
+# Whether a file of each format declares itself greyscale, from its header.
+GREYSCALE_CHECKS = {
+    "jpeg": lambda data: _jpeg_components(data) == 1,
+    "png": lambda data: len(data) > 25 and data[25] in (0, 4),  # IHDR colour type grey(+alpha)
+    "pnm": lambda data: data[:2] == b"P5",
+}
+
 
 def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
     """Decode encoded image bytes to BGR uint8, applying EXIF orientation.
 
     Raises ImageFileError naming ``name`` when the bytes are empty, not an image,
-    truncated, corrupt, too small or too large.
+    truncated, greyscale, corrupt, too small or too large.
     """
     if not data:
         raise ImageFileError(name, "file is empty (0 bytes)")
@@ -104,6 +125,10 @@ def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
     is_complete = COMPLETENESS_CHECKS.get(fmt)
     if is_complete is not None and not is_complete(data):
         raise ImageFileError(name, f"truncated {fmt} file ({len(data)} bytes, no end marker)")
+    is_grey = GREYSCALE_CHECKS.get(fmt)
+    if is_grey is not None and is_grey(data):
+        raise ImageFileError(name, f"greyscale {fmt} file: the readers need colour to tell a "
+                                   "red suit from a black one")
     # IMREAD_COLOR applies the EXIF orientation tag (IMREAD_IGNORE_ORIENTATION is not set).
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:

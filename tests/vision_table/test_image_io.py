@@ -94,3 +94,18 @@ def test_twelve_megapixel_photo_loads_and_downscales():
     assert decoded.shape == (3000, 4000, 3)
     small, scale = downscale_to(decoded, 1280)
     assert small.shape[:2] == (960, 1280) and scale == pytest.approx(0.32)
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png", ".pgm"])
+def test_a_greyscale_photo_is_refused_since_it_cannot_show_a_red_suit_from_a_black_one(
+        tmp_path, ext):
+    path = tmp_path / f"grey{ext}"
+    path.write_bytes(encode(cv2.cvtColor(left_half_white(), cv2.COLOR_BGR2GRAY), ext))
+    with pytest.raises(ImageFileError, match=r"greyscale .* need colour"):
+        load_image(path)
+
+
+def test_a_colour_jpeg_with_exif_before_its_frame_header_is_not_taken_for_greyscale(tmp_path):
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(with_exif_orientation(encode(left_half_white()), 1))
+    assert load_image(path).shape == (60, 100, 3)
