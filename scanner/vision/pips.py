@@ -81,4 +81,3 @@ def pip_matches(card: np.ndarray, model: GlyphModel,
         matches.append(max(looks, key=lambda m: m.similarity))
         row += len(pip.features)
     return matches
-

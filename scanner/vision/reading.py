@@ -140,11 +140,11 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
         return named, confidence
     if middle.suit is None:
         return None, confidence
-    sure, unsure = (a, b) if a.score >= b.score else (b, a)
-    if (sure.score >= THRESHOLD and (unsure.card == sure.card or unsure.score <= t.other)
-            and sure.card.rank in PIPS_OF_RANK and middle.fits(sure.card.rank)
-            and middle.suit == sure.card.suit):
-        return sure.card, sure.score
+    # The corners' own rule, with the middle standing in for the calibrated score.
+    card, score = _agreement(a.card, a.score, b.card, b.score, THRESHOLD, THRESHOLD, t.other)
+    if (card is not None and card.rank in PIPS_OF_RANK and middle.fits(card.rank)
+            and middle.suit == card.suit):
+        return card, score
     best = ranks.argmax(axis=1)
     rank, rank_score = _agreement(int(best[0]), float(ranks[0, best[0]]),
                                   int(best[1]), float(ranks[1, best[1]]),

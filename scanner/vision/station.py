@@ -49,7 +49,11 @@ def locate_station_card(frame: np.ndarray) -> np.ndarray | None:
     rises sharply from the window to the card, which a glare's soft halo never does, and a
     line fitted to each side's rises gives the card's corners to a fraction of a pixel.
     """
-    frame = bgr_frame(frame)
+    return _locate(bgr_frame(frame))
+
+
+def _locate(frame: np.ndarray) -> np.ndarray | None:
+    """``locate_station_card`` of a frame already checked to be BGR."""
     h, w = frame.shape[:2]
     small = brightest_channel(cv2.resize(frame, (w // _DOWNSCALE, h // _DOWNSCALE),
                                           interpolation=cv2.INTER_LINEAR))
@@ -124,7 +128,7 @@ def rectify(frame: np.ndarray, corners: np.ndarray,
 def station_card(frame: np.ndarray) -> np.ndarray | None:
     """The flattened card at the station, or None when the window is empty."""
     frame = bgr_frame(frame)
-    corners = locate_station_card(frame)
+    corners = _locate(frame)
     if corners is None:
         return None
     return rectify(frame, corners)
@@ -138,7 +142,7 @@ def read_station(frame: np.ndarray, profile: DeckProfile | None = None,
     ``profile``, ``letters`` and ``reader`` are as for ``reading.read_card_image``.
     """
     frame = bgr_frame(frame)
-    corners = locate_station_card(frame)
+    corners = _locate(frame)
     if corners is None:
         return Reading("none", None, 1.0)
     reading = read_station_card(rectify(frame, corners), profile, letters, reader=reader)

@@ -8,7 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.vision.image_io import ImageFileError, decode_image, downscale_to, load_image
+from scanner.vision.image_io import (
+    ImageFileError,
+    bgr_frame,
+    decode_image,
+    downscale_to,
+    load_image,
+)
 
 
 def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
@@ -109,3 +115,20 @@ def test_a_colour_jpeg_with_exif_before_its_frame_header_is_not_taken_for_greysc
     path = tmp_path / "phone.jpg"
     path.write_bytes(with_exif_orientation(encode(left_half_white()), 1))
     assert load_image(path).shape == (60, 100, 3)
+
+
+@pytest.mark.parametrize(("frame", "complaint"), [
+    (np.zeros((3, 3, 3), np.uint8), "too small"),
+    (np.zeros((480, 8, 3), np.uint8), "too small"),
+    (np.zeros((480, 640, 2), np.uint8), "BGR or BGRA"),
+    (np.zeros((480, 640), np.uint8), "need colour"),
+    (np.zeros((480, 640, 3), np.float32), "8-bit"),
+])
+def test_a_frame_no_camera_gives_is_refused_saying_what_is_wrong(frame, complaint):
+    with pytest.raises(ValueError, match=complaint):
+        bgr_frame(frame)
+
+
+def test_a_bgra_frame_loses_only_its_alpha():
+    frame = left_half_white()
+    assert np.array_equal(bgr_frame(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)), frame)
