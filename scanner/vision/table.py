@@ -1,11 +1,12 @@
 """The table view: find every card lying on a table in a photo, flatten it, and read it.
 
-Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``. Four cues propose
+Locating works on a copy of the photo shrunk to ``LOCATE_MAX_SIDE``. Five cues propose
 card outlines, because none suffices alone: card stock brighter than its surroundings
 (white-bordered faces and backs on dark, wood and cloth tables), regions closed off by
 colour edges (cards on light tables), the same after a blur that wipes out a weave or a
-back's motif (a patterned back on patterned cloth), and regions dense with edges
-(borderless patterned backs). A candidate must be a convex quadrilateral with a card's
+back's motif (a patterned back on patterned cloth), regions dense with edges (borderless
+patterned backs), and regions of fine strong contrast (a borderless check whose colours
+average to the table's). A candidate must be a convex quadrilateral with a card's
 proportions that fills its outline and whose every side is a real colour step; two cards
 side by side that make one such outline are told apart. Each outline is then snapped to
 the card's edges in the full-resolution photo and the card rectified from there straight
@@ -48,6 +49,10 @@ MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
 TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it texture
+# Mean Laplacian over a window (pixels per 640 of photo) that only a fine print reaches: a
+# checked back scores 30–160, a grained or woven table under 22.
+BUSY_WINDOW = 7
+BUSY_LEVEL = 26
 COARSE_BLUR = 2.0  # pixels at the locating scale: wipes out a baize weave or a back's motif
 EDGE_SAMPLES = 24  # points sampled along each side
 EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
@@ -55,7 +60,12 @@ EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make
 MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
 CLEARLY_STRONGER = 0.25  # edge support by which a smaller outline inside beats a larger
 PART_OF_PAIR = 0.62  # area share of an outline, at most, for one of two cards merged in it
-PAIR_FILL = 0.8  # area share of an outline that cards side by side in it must fill
+# Area share of an outline that cards side by side in it must fill, and that they must
+# span (their hull): two cards leave a gap between them, but reach the outline's every
+# side, which the two framed halves of a court card's picture (at most three quarters of
+# the card) do not.
+PAIR_FILL = 0.7
+PAIR_SPAN = 0.85
 SNAP_SAMPLES = 16  # normals per side when snapping an outline to the card's edge
 SNAP_REACH = (0.03, 0.05)  # of the card's height: how far inside and outside to look
 SNAP_MIN_STEP = 12.0  # grey levels over one pixel that count as an edge
@@ -149,6 +159,20 @@ def edge_textured(edges: np.ndarray) -> np.ndarray:
     return dense
 
 
+def busy(image: np.ndarray) -> np.ndarray:
+    """Regions of fine, strong contrast: a borderless back printed in a fine check, whose
+    colours average out to the table's own under any blur, so that neither its outline nor
+    its motif makes an edge. A table's weave or grain is far calmer at this scale."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    contrast = cv2.convertScaleAbs(cv2.Laplacian(grey, cv2.CV_16S, ksize=1))
+    window = max(3, round(BUSY_WINDOW * max(image.shape[:2]) / 640))
+    _, mask = cv2.threshold(cv2.blur(contrast, (window, window)), BUSY_LEVEL, 255,
+                            cv2.THRESH_BINARY)
+    # The window spreads a busy region by half its width, enough to join two cards lying
+    # close: take that back.
+    return cv2.erode(mask, np.ones((window, window), np.uint8))
+
+
 def cue_masks(image: np.ndarray) -> list[np.ndarray]:
     """Binary masks in which a card is one region, each from an independent cue.
 
@@ -158,7 +182,8 @@ def cue_masks(image: np.ndarray) -> list[np.ndarray]:
     """
     edges = colour_edges(image)
     return [stock_mask(image), edge_enclosed(edges), edge_textured(edges),
-            edge_enclosed(colour_edges(cv2.GaussianBlur(image, (0, 0), COARSE_BLUR)))]
+            edge_enclosed(colour_edges(cv2.GaussianBlur(image, (0, 0), COARSE_BLUR))),
+            busy(image)]
 
 
 # ---------------------------------------------------------------- quadrilaterals
@@ -365,7 +390,10 @@ def _pair_in(kept: _Kept, image: np.ndarray) -> list[Candidate]:
         result = confirm(part, image)
         if result is not None and result[1] >= 1 - CLEARLY_STRONGER:
             confirmed.append(result[0])
-    return confirmed if fill(confirmed) else []
+    if not fill(confirmed):
+        return []
+    hull = cv2.convexHull(np.concatenate([part.outline for part in confirmed]))
+    return confirmed if cv2.contourArea(hull) >= PAIR_SPAN * kept.card.area else []
 
 
 def _side_by_side(parts: list[Candidate]) -> list[Candidate]:
