@@ -64,8 +64,9 @@ VIEWS = ("station", "card")  # the read station's frames; any rectified card (ta
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The score a card must reach when both corners name it (``agree``) or when only one
-    does (``single``), the other corner then being no surer than ``other`` of anything."""
+    """The score a card must reach when both corners name it (``agree``, on the corners'
+    beliefs taken together: ``reading.agreement_score``) or when only one does
+    (``single``), the other corner then being no surer than ``other`` of anything."""
 
     agree: float
     single: float

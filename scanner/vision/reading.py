@@ -2,9 +2,9 @@
 rectified card images into that answer.
 
 Abstain rather than guess: the corner net (``corner_net``) reads both corner indices; a
-face is named only when both corners name the same card and the surer one clears a
-calibrated score, or when one corner names it with a stricter score and the other names
-nothing surely (glare or wear on one index). A read short of certain, or an abstention, is
+face is named only when both corners name the same card and together clear a calibrated
+score, or when one corner names it with a stricter score and the other names nothing
+surely (glare or wear on one index). A read short of certain, or an abstention, is
 weighed against the middle of the card (``middle``): its pips may veto a suit or settle a
 doubt the blurred indices left. Anything else is ``Reading("up", None, c)``: the deal stops
 and a person looks. A learnt deck profile reads with its own glyphs
@@ -97,29 +97,69 @@ def score_corners(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str |
 Named = TypeVar("Named")
 
 
-def _agreement(a: Named | None, a_score: float, b: Named | None, b_score: float,
-               agree: float, single: float, other: float) -> tuple[Named | None, float]:
-    """What both corners name, or one names surely while the other is unsure; else None.
+def _alone(a: Named | None, a_score: float, b: Named | None, b_score: float,
+           single: float, other: float) -> tuple[Named | None, float]:
+    """What one corner names surely while the other is unsure of anything; else None.
     The confidence is the surer corner's score."""
-    (sure, sure_score), (unsure, unsure_score) = sorted(
+    (sure, sure_score), (_, unsure_score) = sorted(
         ((a, a_score), (b, b_score)), key=lambda named: named[1], reverse=True)
-    if sure == unsure and sure_score >= agree:
-        return sure, sure_score
     if sure_score >= single and unsure_score <= other:
         return sure, sure_score
     return None, sure_score
 
 
-def decide(a: CardScores, b: CardScores, agree: float, single: float, other: float
-           ) -> tuple[Card | None, float]:
-    """The card both corners name, or one names surely while the other is unsure; else
+def _agreement(a: Named | None, a_score: float, b: Named | None, b_score: float,
+               agree: float, single: float, other: float) -> tuple[Named | None, float]:
+    """What both corners name with the surer at ``agree``, or what one names alone; else
     None. The confidence is the surer corner's score."""
-    return _agreement(a.card, a.score, b.card, b.score, agree, single, other)
+    if a == b and max(a_score, b_score) >= agree:
+        return a, max(a_score, b_score)
+    return _alone(a, a_score, b, b_score, single, other)
 
 
-# An agreeing read below this score has the middle checked; it is rarely needed (most reads
-# score nearly 1), so the look at the middle costs little on average.
+# Each corner's own score, at least, for two agreeing corners to be taken together: below
+# it a corner hardly leans to the card, and a joker's or a foreign letter's two corners
+# both leaning nowhere would multiply into a sure-looking card.
+LEAN = 0.4
+
+
+def together(ranks: np.ndarray, suits: np.ndarray) -> float:
+    """How sure two corners (rows of ``corner_beliefs``) are, together, of the likeliest
+    card: the product of their beliefs in each card, normalised over the cards.
+
+    Two blurred indices that each give a card 0.7 are far surer of it together than
+    either alone, because their doubts fall on different cards.
+    """
+    cards = ranks[:, :, None] * suits[:, None, :]
+    product = cards[0] * cards[1]
+    return float(product.max() / max(float(product.sum()), 1e-30))
+
+
+def agreement_score(a: CardScores, b: CardScores, joint: float) -> float:
+    """How sure two corners naming the same card are of it: together (``joint``, from
+    ``together``), or the surer corner's own score when one hardly leans to it."""
+    return joint if min(a.score, b.score) >= LEAN else max(a.score, b.score)
+
+
+def decide(a: CardScores, b: CardScores, joint: float, agree: float, single: float,
+           other: float) -> tuple[Card | None, float]:
+    """The card both corners name, if their ``agreement_score`` clears ``agree``; or the
+    card one corner names surely while the other is unsure of anything; else None."""
+    if a.card == b.card and agreement_score(a, b, joint) >= agree:
+        return a.card, agreement_score(a, b, joint)
+    return _alone(a.card, a.score, b.card, b.score, single, other)
+
+
+# A read with either corner below this score has the middle checked; it is rarely needed
+# (most corners score nearly 1), so the look at the middle costs little on average.
 CHECK_BELOW = 0.98
+
+
+def checks_middle(a: CardScores, b: CardScores, named: Card | None) -> bool:
+    """Whether a read is weighed against the middle: an abstention, or any read short of
+    both corners sure. Two corners each a little unsure can be sure together of a wrong
+    card when the same blur or fading misleads both; the middle is a witness apart."""
+    return named is None or min(a.score, b.score) < CHECK_BELOW
 _SUIT_PLAUSIBLE = 0.2  # the corners' mean belief in a suit the middle settles
 
 
@@ -168,8 +208,9 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
     out = []
     for i, card in enumerate(cards):
         a, b = scores[2 * i], scores[2 * i + 1]
-        named, confidence = decide(a, b, t.agree, t.single, t.other)
-        if named is None or confidence < CHECK_BELOW:
+        joint = together(ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2])
+        named, confidence = decide(a, b, joint, t.agree, t.single, t.other)
+        if checks_middle(a, b, named):
             named, confidence = weigh_the_middle(
                 look_at_middle(card, reader.pips), named, confidence, a, b,
                 ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)

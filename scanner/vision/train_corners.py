@@ -15,7 +15,9 @@ perturbations, with the outline found a few pixels off; some samples come throug
 real read-station path. The held-out styles (and ``nordic``) are never drawn.
 
 Calibration uses its own seeds: the temperature that best fits the calibration corners,
-then the card-level thresholds that leave no calibration card read wrong, with a margin.
+then the card-level thresholds, with a margin, under which no calibration card is read
+wrong and no joker, back or foreign letter read as a card, except where the middle of the
+card, which the reader weighs every read short of certain against, would veto it.
 Deterministic; a few minutes on two CPU cores.
 """
 
@@ -49,8 +51,17 @@ from .corner_net import (
     split_probabilities,
 )
 from .index import CANONICAL_SIZE, canonical
+from .middle import look_at_middle
 from .perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
-from .reading import CardScores, decide, score_corners
+from .reading import (
+    CardScores,
+    agreement_score,
+    checks_middle,
+    corner_beliefs,
+    decide,
+    score_corners,
+    together,
+)
 from .station import rectify, station_card
 
 TRAIN_SEED = 61_000
@@ -141,7 +152,8 @@ def _design(rng: np.random.Generator, styles: tuple[str, ...]) -> render.DeckSty
 
 @dataclasses.dataclass(frozen=True)
 class Face:
-    """A flat card to be seen, with what each of its two corner windows must read."""
+    """A flat card to be seen, with what each of its two corner windows must read, and
+    the card a reader may name (None: a joker, a back, a foreign letter)."""
 
     image: np.ndarray
     style: render.DeckStyle
@@ -179,7 +191,7 @@ def _faces(rng: np.random.Generator, styles: tuple[str, ...]) -> Iterator[Face]:
             img[y0:y1, x0:x1] = st.paper if rng.random() < 0.7 else (255, 255, 255)
             labels = [_face_labels(st, card)] * 2
             labels[erased] = blank
-            yield Face(img, st, (labels[0], labels[1]), None)
+            yield Face(img, st, (labels[0], labels[1]), card)
         else:
             label = _face_labels(st, card)
             yield Face(render.render_face(card, st, seed=seed), st, (label, label), card)
@@ -359,39 +371,37 @@ def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Pat
 @dataclasses.dataclass(frozen=True)
 class CalibrationCard:
     image: np.ndarray
-    card: Card
+    card: Card | None  # None: no card may be named (a joker, a back, a foreign letter)
     letters: str
-    rank_label: int
+    labels: tuple[tuple[str, str], tuple[str, str]]  # what each corner shows
     station: bool  # through the real read-station path
 
 
 def calibration_cards(styles: tuple[str, ...], count: int, seed: int = CALIBRATION_SEED
                       ) -> list[CalibrationCard]:
     """Fresh cards under full-strength perturbations: half through the real station path,
-    half seen as the station or the table view would see them."""
+    half seen as the station or the table view would see them, among them the jokers,
+    backs and foreign letters that must never be named."""
     rng = np.random.default_rng(seed)
     station = _station_looks(rng, styles)
     faces = _faces(rng, styles)
     out: list[CalibrationCard] = []
     while len(out) < count:
-        through_station = len(out) % 2 == 0
-        if through_station:
+        if len(out) % 2 == 0:
             image, labels, card, letters = next(station)
         else:
             face = next(faces)
-            if face.card is None:
-                continue
             image, labels, card, letters = (seen(face, rng), face.labels, face.card,
                                             face.style.letters)
-        out.append(CalibrationCard(image, card, letters, RANK_LABELS.index(labels[0][0]),
-                                   through_station))
+        out.append(CalibrationCard(image, card, letters, labels, len(out) % 2 == 0))
     return out
 
 
 def _temperature(logits: np.ndarray, cards: list[CalibrationCard]) -> float:
     """The softmax temperature under which the calibration corners' labels are likeliest."""
-    rank_truth = np.repeat([c.rank_label for c in cards], 2)
-    suit_truth = np.repeat([SUIT_LABELS.index(c.card.suit.value) for c in cards], 2)
+    corners = [label for c in cards for label in c.labels]
+    rank_truth = np.array([RANK_LABELS.index(rank) for rank, _ in corners])
+    suit_truth = np.array([SUIT_LABELS.index(suit) for _, suit in corners])
     rows = np.arange(len(rank_truth))
     best, best_nll = 1.0, np.inf
     for t in np.linspace(0.5, 3.0, 26):
@@ -412,30 +422,49 @@ def _above(score: float) -> float:
 OTHER = 0.3  # one corner may name a card alone only while the other is this unsure
 
 
-def _thresholds(scores: list[tuple[CardScores, CardScores, Card]]) -> dict[str, float]:
-    """Thresholds under which no calibration card is named wrongly, SAFETY log-odds clear
-    of the worst wrong score."""
-    agree_wrong = [max(a.score, b.score) for a, b, card in scores
-                   if a.card == b.card and a.card != card]
+@dataclasses.dataclass(frozen=True)
+class Scored:
+    """A calibration card as the reader sees it: its corners' scores, their joint score
+    (``together``), the suit its middle shows (None: no sure suit), and the truth."""
+
+    a: CardScores
+    b: CardScores
+    joint: float
+    middle: Suit | None
+    truth: Card | None
+
+    def wrong(self, named: Card | None) -> bool:
+        """Whether naming ``named`` would stand as a wrong answer: the middle, which the
+        reader weighs every read short of unanimous against, does not veto it."""
+        if named is None or named == self.truth:
+            return False
+        vetoed = self.middle is not None and self.middle != named.suit
+        return not (vetoed and checks_middle(self.a, self.b, named))
+
+
+def _thresholds(scores: list[Scored]) -> dict[str, float]:
+    """Thresholds under which no calibration card is named wrongly, nor any joker, back or
+    foreign letter named at all, SAFETY log-odds clear of the worst wrong score."""
+    agree_wrong = [agreement_score(s.a, s.b, s.joint) for s in scores
+                   if s.a.card == s.b.card and s.wrong(s.a.card)]
     agree = _above(max(agree_wrong, default=0.5))
-    single_wrong = [max(a.score, b.score) for a, b, card in scores
-                    if min(a.score, b.score) <= OTHER
-                    and (a.card if a.score >= b.score else b.card) != card]
+    alone = [(s, max((s.a, s.b), key=lambda c: c.score)) for s in scores
+             if min(s.a.score, s.b.score) <= OTHER]
+    single_wrong = [named.score for s, named in alone if s.wrong(named.card)]
     single = max(agree, _above(max(single_wrong, default=0.5)))
     return {"agree": agree, "single": single, "other": OTHER}
 
 
-def _report(view: str, scores: list[tuple[CardScores, CardScores, Card]],
-            thresholds: dict[str, float]) -> None:
+def _report(view: str, scores: list[Scored], thresholds: dict[str, float]) -> None:
     right = wrong = 0
-    for a, b, card in scores:
-        named, _ = decide(a, b, **thresholds)
-        right += named == card
-        wrong += named is not None and named != card
+    for s in scores:
+        named, _ = decide(s.a, s.b, s.joint, **thresholds)
+        right += named == s.truth
+        wrong += s.wrong(named)
     n = len(scores)
     print(f"calibration {view}: " + ", ".join(f"{k} {v:.4f}" for k, v in thresholds.items())
           + f"; {n} cards: right {100 * right / n:.2f}%, wrong {wrong}, "
-          f"abstain {100 * (n - right - wrong) / n:.2f}%", file=sys.stderr)
+          f"abstain or vetoed {100 * (n - right - wrong) / n:.2f}%", file=sys.stderr)
 
 
 def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
@@ -446,11 +475,13 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
     temperature = _temperature(logits, cards)
     print(f"calibration: temperature {temperature:.2f}", file=sys.stderr)
     rank_probs, suit_probs = split_probabilities(logits, temperature)
-    scores = []
+    scores: list[Scored] = []
     for i, c in enumerate(cards):
-        a, b = score_corners(rank_probs[2 * i:2 * i + 2], suit_probs[2 * i:2 * i + 2],
-                             c.letters)
-        scores.append((a, b, c.card))
+        corners = slice(2 * i, 2 * i + 2)
+        a, b = score_corners(rank_probs[corners], suit_probs[corners], c.letters)
+        ranks, suits = corner_beliefs(rank_probs[corners], suit_probs[corners], c.letters)
+        middle = look_at_middle(canonical(c.image), reader.pips).suit
+        scores.append(Scored(a, b, together(ranks, suits), middle, c.card))
     station = [s for s, c in zip(scores, cards, strict=True) if c.station]
     general = _thresholds(scores)
     # One corner read alone is rare at the station, too rare for its own calibration to

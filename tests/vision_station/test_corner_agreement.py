@@ -1,0 +1,86 @@
+"""Two corner indices are two witnesses: when both lean to the same card, their beliefs are
+taken together; a card neither really leans to is never named; and the calibration counts
+as wrong every card the reader would name wrongly, jokers included, unless the middle of
+the card would veto it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scanner.cards import Card, Rank, Suit, parse_card
+from scanner.vision.reading import CardScores, checks_middle, decide, together
+from scanner.vision.train_corners import Scored
+
+RANKS = tuple(Rank)
+SUITS = tuple(Suit)
+AGREE, SINGLE, OTHER = 0.9, 0.95, 0.3
+
+
+def beliefs(*corners: dict[str, float]) -> tuple[np.ndarray, np.ndarray, list[CardScores]]:
+    """Rank and suit beliefs of two corners, each given as {card: probability}, with what
+    each corner names and its score."""
+    ranks = np.zeros((2, len(RANKS)), np.float32)
+    suits = np.zeros((2, len(SUITS)), np.float32)
+    for row, belief in enumerate(corners):
+        for name, p in belief.items():
+            card = parse_card(name)
+            ranks[row, RANKS.index(card.rank)] += p
+            suits[row, SUITS.index(card.suit)] += p
+    ranks /= ranks.sum(axis=1, keepdims=True)
+    suits /= suits.sum(axis=1, keepdims=True)
+    scores = []
+    for r, s in zip(ranks, suits, strict=True):
+        best_rank, best_suit = int(r.argmax()), int(s.argmax())
+        scores.append(CardScores(Card(RANKS[best_rank], SUITS[best_suit]),
+                                 float(r[best_rank] * s[best_suit])))
+    return ranks, suits, scores
+
+
+def test_two_corners_each_unsure_of_the_same_card_are_sure_of_it_together():
+    ranks, suits, (a, b) = beliefs({"8D": 0.8, "3D": 0.2}, {"8D": 0.8, "8H": 0.2})
+    joint = together(ranks, suits)
+    assert max(a.score, b.score) < AGREE <= joint
+    assert decide(a, b, joint, AGREE, SINGLE, OTHER) == (parse_card("8D"), joint)
+
+
+def test_corners_doubting_the_same_other_card_stay_unsure_together():
+    ranks, suits, (a, b) = beliefs({"8D": 0.7, "3D": 0.3}, {"8D": 0.7, "3D": 0.3})
+    joint = together(ranks, suits)
+    assert joint < AGREE
+    assert decide(a, b, joint, AGREE, SINGLE, OTHER)[0] is None
+
+
+def test_corners_that_hardly_lean_to_a_card_are_not_taken_together():
+    spread = {"JS": 0.35, "JC": 0.2, "QS": 0.2, "KH": 0.25}
+    ranks, suits, (a, b) = beliefs(spread, spread | {"KH": 0.1, "TD": 0.15})
+    joint = together(ranks, suits)
+    assert a.card == b.card and min(a.score, b.score) < 0.4
+    assert decide(a, b, joint, min(joint, AGREE), SINGLE, OTHER)[0] is None
+
+
+def test_one_sure_corner_names_the_card_while_the_other_is_unsure_of_anything():
+    ranks, suits, (a, b) = beliefs({"QH": 1.0}, {"2C": 0.3, "5S": 0.3, "9D": 0.4})
+    assert decide(a, b, together(ranks, suits), AGREE, SINGLE, OTHER)[0] == parse_card("QH")
+
+
+def test_a_read_short_of_both_corners_sure_is_weighed_against_the_middle():
+    sure, unsure = CardScores(parse_card("TH"), 0.99), CardScores(parse_card("TH"), 0.9)
+    assert checks_middle(sure, unsure, parse_card("TH"))
+    assert not checks_middle(sure, sure, parse_card("TH"))
+    assert checks_middle(sure, sure, None)
+
+
+def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
+    corner = CardScores(parse_card("JS"), 0.96)
+    joker = Scored(corner, corner, 0.99, middle=None, truth=None)
+    assert joker.wrong(parse_card("JS"))
+    assert not joker.wrong(None)
+
+
+def test_calibration_does_not_count_a_wrong_read_the_middle_vetoes():
+    a, b = CardScores(parse_card("TD"), 0.97), CardScores(parse_card("TD"), 0.89)
+    faded_heart = Scored(a, b, 0.9995, middle=Suit.H, truth=parse_card("TH"))
+    assert not faded_heart.wrong(parse_card("TD"))
+    sure = CardScores(parse_card("TD"), 0.99)
+    unchecked = Scored(sure, sure, 0.9999, middle=Suit.H, truth=parse_card("TH"))
+    assert unchecked.wrong(parse_card("TD"))
