@@ -19,12 +19,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from ..cards import ALL_CARDS, Card, Rank, Suit
 from . import render
 from .glyphs import DEFAULT_MODEL_PATH, THRESHOLD_KINDS, GlyphModel, Thresholds, meanings
-from .index import canonical, glyph_feature, read_corners, suits_ruled_out
+from .index import CANONICAL_SIZE, canonical, glyph_feature, read_corners, suits_ruled_out
+from .perturb import perturb_defocus, perturb_motion
 from .pips import centre_pips
 from .station import station_card
 
@@ -35,6 +37,7 @@ LETTER_RANKS = (Rank.A, Rank.K, Rank.Q, Rank.J, Rank.T)
 JUNK_TEXT = ("E", "N", "X", "*", "Z")  # no O or S: too close to Q and 5
 TRAIN_STRENGTH = 0.6
 NEAR_DUPLICATE = 0.975
+TABLE_HEIGHT = (150, 230)  # px: a card in a phone photo of the table
 SAFETY = 1.3  # calibrated margin threshold = worst wrong margin seen × SAFETY
 
 
@@ -96,6 +99,19 @@ def _labelled_pips(card: np.ndarray, truth: Card, style: render.DeckStyle
         yield pip.features[0], f"p:{truth.suit.value}"
 
 
+def _table_look(sample: Sample, rng: np.random.Generator) -> np.ndarray:
+    """The card as the table view gets it: 150–230 px tall in a photo, shaken or out of
+    focus, rectified up to the canonical size. Its pips are blurred far past the read
+    station's, and the middle must still know their suit."""
+    face = render.render_face(sample.card, sample.style, seed=sample.seed)
+    height = rng.uniform(*TABLE_HEIGHT)
+    width = round(face.shape[1] * height / face.shape[0])
+    small = cv2.resize(face, (width, round(height)), interpolation=cv2.INTER_AREA)
+    blur = perturb_motion if rng.random() < 0.5 else perturb_defocus
+    return cv2.resize(blur(small, rng, rng.uniform(0.4, 1.0)), CANONICAL_SIZE,
+                      interpolation=cv2.INTER_LINEAR)
+
+
 def _labelled_glyphs(sample: Sample) -> Iterator[tuple[np.ndarray, str]]:
     card = station_card(_frame(sample))
     if card is None:
@@ -113,6 +129,8 @@ def _labelled_glyphs(sample: Sample) -> Iterator[tuple[np.ndarray, str]]:
             yield corner.suit, f"s:{sample.card.suit.value}"
     if sample.card is not None and sample.back is None:
         yield from _labelled_pips(canonical(card), sample.card, sample.style)
+        look = _table_look(sample, np.random.default_rng(sample.seed))
+        yield from _labelled_pips(look, sample.card, sample.style)
 
 
 def _junk_letters(styles: tuple[str, ...]) -> Iterator[tuple[np.ndarray, str]]:
@@ -174,6 +192,8 @@ def _calibration_looks(styles: tuple[str, ...], count: int) -> Iterator[Look]:
                 yield "suit", (corner.suit,), card.suit, letters, ruled_out
         for pip in centre_pips(canonical(rectified)):
             yield "pip", pip.features, card.suit, letters, ruled_out
+        for pip in centre_pips(_table_look(sample, rng)):
+            yield "pip", pip.features, card.suit, letters, frozenset()
 
 
 def _thresholds(right_sims: list[float], wrong: list[tuple[float, float]], kind: str

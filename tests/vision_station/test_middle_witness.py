@@ -4,13 +4,16 @@ do not already hold likely."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 
 from scanner.cards import Card, Rank, Suit, parse_card
 from scanner.vision import render
 from scanner.vision.corner_net import Thresholds
-from scanner.vision.index import canonical
+from scanner.vision.index import CANONICAL_SIZE, canonical
 from scanner.vision.middle import Middle, look_at_middle
+from scanner.vision.perturb import perturb_motion
 from scanner.vision.reading import CardScores, weigh_the_middle
 
 STATION = Thresholds(agree=0.6, single=0.9, other=0.3)
@@ -40,6 +43,19 @@ def test_the_middle_of_a_number_card_shows_its_suit_and_its_count_of_pips():
         middle = look_at_middle(face(card))
         assert middle.suit == parse_card(card).suit
         assert middle.fits(parse_card(card).rank)
+
+
+@pytest.mark.parametrize(("card", "style", "shake"), [("9H", "standard", 0.8),
+                                                      ("4S", "casino", 0.5)])
+def test_the_middle_of_a_card_shaken_in_a_table_photo_still_shows_its_suit(card, style, shake):
+    # A card 190 px tall in a phone photo, motion-blurred, rectified up to the reader's size.
+    flat = render.render_card(parse_card(card), style, seed=1)
+    small = cv2.resize(flat, (round(flat.shape[1] * 190 / flat.shape[0]), 190),
+                       interpolation=cv2.INTER_AREA)
+    shaken = perturb_motion(small, np.random.default_rng(1), shake)
+    middle = look_at_middle(cv2.resize(shaken, CANONICAL_SIZE, interpolation=cv2.INTER_LINEAR))
+    assert middle.suit == parse_card(card).suit
+    assert middle.fits(parse_card(card).rank)
 
 
 def test_a_court_card_middle_does_not_fit_a_field_of_pips():
