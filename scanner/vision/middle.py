@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..cards import Rank, Suit
+from ..cards import Card, Rank, Suit
 from .glyphs import GlyphModel, agreed, default_model
 from .pips import pip_matches
 
@@ -41,6 +41,18 @@ class Middle:
         if rank in PIPS_OF_RANK:
             return self.shapes == PIPS_OF_RANK[rank]
         return self.pips <= COURT_PIPS
+
+    def shows(self, card: Card) -> bool:
+        """Whether the middle shows exactly this number card: its count of pips, surely
+        in its suit."""
+        return card.rank in PIPS_OF_RANK and self.suit == card.suit and self.fits(card.rank)
+
+    def rules_out(self, card: Card | None) -> bool:
+        """Whether the middle contradicts the card: pips sure of another suit, or a count of
+        them that no such card shows."""
+        if card is None:
+            return True
+        return (self.suit is not None and self.suit != card.suit) or not self.fits(card.rank)
 
 
 def look_at_middle(card: np.ndarray, model: GlyphModel | None = None) -> Middle:

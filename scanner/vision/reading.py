@@ -33,7 +33,7 @@ from .corner_net import (
 )
 from .glyphs import meanings
 from .index import canonical
-from .middle import PIPS_OF_RANK, Middle, look_at_middle
+from .middle import Middle, look_at_middle
 from .profile import DeckProfile
 
 Face = Literal["up", "down", "none"]
@@ -169,10 +169,11 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
     """The corners' answer (``named``, None for an abstention) weighed against the middle.
 
     A named card whose middle shows another suit is vetoed. An abstention is settled when
-    a corner names a number card that the other names too or is unsure of anything, and the
-    middle shows exactly its pips in its suit; or when the corners agree on the rank
-    (``ranks``, rows per corner), the middle fits that rank, and its suit is one a corner
-    holds likeliest (``suits``).
+    a corner names a number card and the middle shows exactly its pips in its suit, while
+    the other corner names it too, is unsure of anything, or names a card the middle rules
+    out (an 8 whose other index blurred into a jack, with eight pips in the middle); or
+    when the corners agree on the rank (``ranks``, rows per corner), the middle fits that
+    rank, and its suit is one a corner holds likeliest (``suits``).
     """
     if named is not None:
         if middle.suit is not None and middle.suit != named.suit:
@@ -180,11 +181,11 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
         return named, confidence
     if middle.suit is None:
         return None, confidence
-    # The corners' own rule, with the middle standing in for the calibrated score.
-    card, score = _agreement(a.card, a.score, b.card, b.score, THRESHOLD, THRESHOLD, t.other)
-    if (card is not None and card.rank in PIPS_OF_RANK and middle.fits(card.rank)
-            and middle.suit == card.suit):
-        return card, score
+    for sure, other in sorted(((a, b), (b, a)), key=lambda pair: pair[0].score, reverse=True):
+        if (sure.score >= THRESHOLD and middle.shows(sure.card)
+                and (other.card == sure.card or other.score <= t.other
+                     or middle.rules_out(other.card))):
+            return sure.card, sure.score
     best = ranks.argmax(axis=1)
     rank, rank_score = _agreement(int(best[0]), float(ranks[0, best[0]]),
                                   int(best[1]), float(ranks[1, best[1]]),

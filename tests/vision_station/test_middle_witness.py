@@ -97,8 +97,28 @@ def test_the_middle_settles_no_suit_when_the_corners_disagree_on_the_rank():
     (a, b), ranks, suits = corners("5", {"S": 0.55, "C": 0.45}, {"C": 0.6, "S": 0.4})
     ranks[1] = 0.0
     ranks[1, RANKS.index(Rank("3"))] = 0.97
-    b = CardScores(parse_card("3C"), 0.58)
+    a, b = CardScores(parse_card("5S"), 0.45), CardScores(parse_card("3C"), 0.58)
     assert weigh_the_middle(look_at_middle(face("5S")), None, 0.53, a, b,
+                            ranks, suits, STATION)[0] is None
+
+
+def test_a_number_card_is_settled_against_a_corner_its_middle_rules_out():
+    # One index reads 8H, the other blurred into a jack; a jack's picture holds no field
+    # of eight hearts.
+    (a, b), ranks, suits = corners("8", {"H": 0.95}, {"H": 0.9})
+    ranks[1] = 0.0
+    ranks[1, RANKS.index(Rank("J"))] = 0.7
+    b = CardScores(parse_card("JH"), 0.63)
+    card, confidence = weigh_the_middle(look_at_middle(face("8H")), None, 0.92, a, b,
+                                        ranks, suits, STATION)
+    assert card == parse_card("8H")
+    assert confidence >= 0.5
+
+
+def test_a_corner_the_middle_does_not_show_is_not_settled_on():
+    (a, b), ranks, suits = corners("8", {"H": 0.95}, {"H": 0.9})
+    b = CardScores(parse_card("JH"), 0.63)
+    assert weigh_the_middle(look_at_middle(face("7H")), None, 0.92, a, b,
                             ranks, suits, STATION)[0] is None
 
 
