@@ -2,7 +2,7 @@
 rectified card images into that answer.
 
 Abstain rather than guess: the corner net (``corner_net``) reads both corner indices; a
-face is named only when both corners name the same card and together clear a calibrated
+face is named only when both corners lean to the same card and together clear a calibrated
 score, or when one corner names it with a stricter score and the other names nothing
 surely (glare or wear on one index). A read short of certain, or an abstention, is
 weighed against the middle of the card (``middle``): its pips may veto a suit or settle a
@@ -117,36 +117,57 @@ def _agreement(a: Named | None, a_score: float, b: Named | None, b_score: float,
     return _alone(a, a_score, b, b_score, single, other)
 
 
-# Each corner's own score, at least, for two agreeing corners to be taken together: below
-# it a corner hardly leans to the card, and a joker's or a foreign letter's two corners
-# both leaning nowhere would multiply into a sure-looking card.
+# Each corner's belief, at least, in the card their beliefs together favour, for them to
+# be taken together: below it a corner hardly leans to the card, and a joker's or a foreign
+# letter's two corners both leaning nowhere would multiply into a sure-looking card.
 LEAN = 0.4
 
 
-def together(ranks: np.ndarray, suits: np.ndarray) -> float:
-    """How sure two corners (rows of ``corner_beliefs``) are, together, of the likeliest
-    card: the product of their beliefs in each card, normalised over the cards.
+@dataclass(frozen=True)
+class Together:
+    """Two corners' beliefs taken together: the card their product favours, how sure they
+    are of it together (the product normalised over the cards), and the lesser of the two
+    corners' own beliefs in it."""
+
+    card: Card
+    score: float
+    lean: float
+
+
+def together(ranks: np.ndarray, suits: np.ndarray) -> Together:
+    """Two corners (rows of ``corner_beliefs``) taken together.
 
     Two blurred indices that each give a card 0.7 are far surer of it together than
-    either alone, because their doubts fall on different cards.
+    either alone, because their doubts fall on different cards; and a corner torn between
+    a spade and a club is settled by the other corner sure of the club.
     """
     cards = ranks[:, :, None] * suits[:, None, :]
     product = cards[0] * cards[1]
-    return float(product.max() / max(float(product.sum()), 1e-30))
+    rank, suit = np.unravel_index(int(product.argmax()), product.shape)
+    return Together(Card(_RANKS[rank], _SUITS[suit]),
+                    float(product[rank, suit] / max(float(product.sum()), 1e-30)),
+                    float(cards[:, rank, suit].min()))
 
 
-def agreement_score(a: CardScores, b: CardScores, joint: float) -> float:
-    """How sure two corners naming the same card are of it: together (``joint``, from
-    ``together``), or the surer corner's own score when one hardly leans to it."""
-    return joint if min(a.score, b.score) >= LEAN else max(a.score, b.score)
+def agreement(a: CardScores, b: CardScores, joint: Together) -> tuple[Card | None, float]:
+    """The card two corners support together and how surely: the card their beliefs
+    together favour, when each leans to it; else the card both name, at the surer corner's
+    own score; else none."""
+    if joint.lean >= LEAN:
+        return joint.card, joint.score
+    if a.card == b.card:
+        return a.card, max(a.score, b.score)
+    return None, 0.0
 
 
-def decide(a: CardScores, b: CardScores, joint: float, agree: float, single: float,
+def decide(a: CardScores, b: CardScores, joint: Together, agree: float, single: float,
            other: float) -> tuple[Card | None, float]:
-    """The card both corners name, if their ``agreement_score`` clears ``agree``; or the
-    card one corner names surely while the other is unsure of anything; else None."""
-    if a.card == b.card and agreement_score(a, b, joint) >= agree:
-        return a.card, agreement_score(a, b, joint)
+    """The card the corners support together (``agreement``), if that clears ``agree``;
+    or the card one corner names surely while the other is unsure of anything; else
+    None."""
+    card, score = agreement(a, b, joint)
+    if card is not None and score >= agree:
+        return card, score
     return _alone(a.card, a.score, b.card, b.score, single, other)
 
 

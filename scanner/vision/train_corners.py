@@ -55,7 +55,8 @@ from .middle import look_at_middle
 from .perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
 from .reading import (
     CardScores,
-    agreement_score,
+    Together,
+    agreement,
     checks_middle,
     corner_beliefs,
     decide,
@@ -424,12 +425,12 @@ OTHER = 0.3  # one corner may name a card alone only while the other is this uns
 
 @dataclasses.dataclass(frozen=True)
 class Scored:
-    """A calibration card as the reader sees it: its corners' scores, their joint score
-    (``together``), the suit its middle shows (None: no sure suit), and the truth."""
+    """A calibration card as the reader sees it: its corners' scores, the two taken
+    together, the suit its middle shows (None: no sure suit), and the truth."""
 
     a: CardScores
     b: CardScores
-    joint: float
+    joint: Together
     middle: Suit | None
     truth: Card | None
 
@@ -445,8 +446,8 @@ class Scored:
 def _thresholds(scores: list[Scored]) -> dict[str, float]:
     """Thresholds under which no calibration card is named wrongly, nor any joker, back or
     foreign letter named at all, SAFETY log-odds clear of the worst wrong score."""
-    agree_wrong = [agreement_score(s.a, s.b, s.joint) for s in scores
-                   if s.a.card == s.b.card and s.wrong(s.a.card)]
+    supported = [(s, *agreement(s.a, s.b, s.joint)) for s in scores]
+    agree_wrong = [score for s, card, score in supported if s.wrong(card)]
     agree = _above(max(agree_wrong, default=0.5))
     alone = [(s, max((s.a, s.b), key=lambda c: c.score)) for s in scores
              if min(s.a.score, s.b.score) <= OTHER]

@@ -1,14 +1,14 @@
-"""Two corner indices are two witnesses: when both lean to the same card, their beliefs are
-taken together; a card neither really leans to is never named; and the calibration counts
-as wrong every card the reader would name wrongly, jokers included, unless the middle of
-the card would veto it."""
+"""Two corner indices are two witnesses: their beliefs are taken together when both lean to
+the card they favour together; a card either hardly leans to is never named so; and the
+calibration counts as wrong every card the reader would name wrongly, jokers included,
+unless the middle of the card would veto it."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from scanner.cards import Card, Rank, Suit, parse_card
-from scanner.vision.reading import CardScores, checks_middle, decide, together
+from scanner.vision.reading import CardScores, Together, checks_middle, decide, together
 from scanner.vision.train_corners import Scored
 
 RANKS = tuple(Rank)
@@ -39,23 +39,38 @@ def beliefs(*corners: dict[str, float]) -> tuple[np.ndarray, np.ndarray, list[Ca
 def test_two_corners_each_unsure_of_the_same_card_are_sure_of_it_together():
     ranks, suits, (a, b) = beliefs({"8D": 0.8, "3D": 0.2}, {"8D": 0.8, "8H": 0.2})
     joint = together(ranks, suits)
-    assert max(a.score, b.score) < AGREE <= joint
-    assert decide(a, b, joint, AGREE, SINGLE, OTHER) == (parse_card("8D"), joint)
+    assert joint.card == parse_card("8D")
+    assert max(a.score, b.score) < AGREE <= joint.score
+    assert decide(a, b, joint, AGREE, SINGLE, OTHER) == (parse_card("8D"), joint.score)
 
 
 def test_corners_doubting_the_same_other_card_stay_unsure_together():
     ranks, suits, (a, b) = beliefs({"8D": 0.7, "3D": 0.3}, {"8D": 0.7, "3D": 0.3})
     joint = together(ranks, suits)
-    assert joint < AGREE
+    assert joint.score < AGREE
     assert decide(a, b, joint, AGREE, SINGLE, OTHER)[0] is None
+
+
+def test_a_corner_torn_between_two_suits_is_settled_by_the_other_corner_sure_of_one():
+    ranks, suits, (a, b) = beliefs({"QC": 0.55, "QS": 0.45}, {"QS": 0.998, "QC": 0.002})
+    joint = together(ranks, suits)
+    assert a.card == parse_card("QC") and b.card == parse_card("QS")
+    assert decide(a, b, joint, AGREE, SINGLE, OTHER)[0] == parse_card("QS")
+
+
+def test_a_corner_that_hardly_leans_to_the_other_corners_card_is_not_outvoted():
+    ranks, suits, (a, b) = beliefs({"KC": 0.86, "KS": 0.14}, {"KS": 0.95, "KC": 0.05})
+    joint = together(ranks, suits)
+    assert joint.lean < 0.4
+    assert decide(a, b, joint, min(joint.score, AGREE), SINGLE, OTHER)[0] is None
 
 
 def test_corners_that_hardly_lean_to_a_card_are_not_taken_together():
     spread = {"JS": 0.35, "JC": 0.2, "QS": 0.2, "KH": 0.25}
     ranks, suits, (a, b) = beliefs(spread, spread | {"KH": 0.1, "TD": 0.15})
     joint = together(ranks, suits)
-    assert a.card == b.card and min(a.score, b.score) < 0.4
-    assert decide(a, b, joint, min(joint, AGREE), SINGLE, OTHER)[0] is None
+    assert a.card == b.card and joint.lean < 0.4
+    assert decide(a, b, joint, min(joint.score, AGREE), SINGLE, OTHER)[0] is None
 
 
 def test_one_sure_corner_names_the_card_while_the_other_is_unsure_of_anything():
@@ -72,15 +87,18 @@ def test_a_read_short_of_both_corners_sure_is_weighed_against_the_middle():
 
 def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
     corner = CardScores(parse_card("JS"), 0.96)
-    joker = Scored(corner, corner, 0.99, middle=None, truth=None)
+    joker = Scored(corner, corner, Together(parse_card("JS"), 0.99, 0.96), middle=None,
+                   truth=None)
     assert joker.wrong(parse_card("JS"))
     assert not joker.wrong(None)
 
 
 def test_calibration_does_not_count_a_wrong_read_the_middle_vetoes():
     a, b = CardScores(parse_card("TD"), 0.97), CardScores(parse_card("TD"), 0.89)
-    faded_heart = Scored(a, b, 0.9995, middle=Suit.H, truth=parse_card("TH"))
+    faded_heart = Scored(a, b, Together(parse_card("TD"), 0.9995, 0.89), middle=Suit.H,
+                         truth=parse_card("TH"))
     assert not faded_heart.wrong(parse_card("TD"))
     sure = CardScores(parse_card("TD"), 0.99)
-    unchecked = Scored(sure, sure, 0.9999, middle=Suit.H, truth=parse_card("TH"))
+    unchecked = Scored(sure, sure, Together(parse_card("TD"), 0.9999, 0.99), middle=Suit.H,
+                       truth=parse_card("TH"))
     assert unchecked.wrong(parse_card("TD"))
