@@ -64,8 +64,8 @@ VIEWS = ("station", "card")  # the read station's frames; any rectified card (ta
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The score a card must reach when both corners name it (``agree``, on the corners'
-    beliefs taken together: ``reading.agreement_score``) or when only one does
+    """The score a card must reach when the corners support it together (``agree``, on
+    their beliefs taken together: ``reading.agreement``) or when only one names it
     (``single``), the other corner then being no surer than ``other`` of anything."""
 
     agree: float

@@ -181,6 +181,8 @@ def checks_middle(a: CardScores, b: CardScores, named: Card | None) -> bool:
     both corners sure. Two corners each a little unsure can be sure together of a wrong
     card when the same blur or fading misleads both; the middle is a witness apart."""
     return named is None or min(a.score, b.score) < CHECK_BELOW
+
+
 _SUIT_PLAUSIBLE = 0.2  # the corners' mean belief in a suit the middle settles
 
 
