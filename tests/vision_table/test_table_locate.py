@@ -97,18 +97,24 @@ def test_a_close_up_card_filling_most_of_the_photo_is_found():
     assert outline_matches(outline, corners)
 
 
-@pytest.mark.parametrize("angle", [0.0, 33.0])
-def test_two_cards_side_by_side_are_two_cards_not_one_card_shaped_pair(angle):
-    # Two bridge cards a few pixels apart make a rectangle of about a card's proportions.
-    items = cards_to_place([parse_card("9H"), parse_card("4S")], "standard", seed=21)
+def side_by_side(cards: str, style: str, table: tuple[int, int, int], angle: float):
+    """Two cards 4 px apart along ``angle`` on a plain table: the photo and their corners."""
+    items = cards_to_place([parse_card(c) for c in cards.split()], style, seed=21)
     aspect = items[0].image.shape[1] / items[0].image.shape[0]
-    photo = np.full((720, 1280, 3), (60, 60, 60), np.uint8)
+    photo = np.full((720, 1280, 3), table, np.uint8)
     theta = np.radians(angle)
     step = np.array([np.cos(theta), np.sin(theta)]) * (200 * aspect + 4)
     corners = [card_corners((600 + dx, 360 + dy), 200, aspect, angle)
                for dx, dy in (0 * step, step)]
     for item, quad in zip(items, corners, strict=True):
         paste_card(photo, item.image, item.mask, quad)
+    return photo, corners
+
+
+@pytest.mark.parametrize("angle", [0.0, 33.0])
+def test_two_cards_side_by_side_are_two_cards_not_one_card_shaped_pair(angle):
+    # Two bridge cards a few pixels apart make a rectangle of about a card's proportions.
+    photo, corners = side_by_side("9H 4S", "standard", (60, 60, 60), angle)
     outlines = locate_cards(photo)
     assert len(outlines) == 2
     assert all(any(outline_matches(o, quad) for o in outlines) for quad in corners)
@@ -118,28 +124,19 @@ def test_two_cards_side_by_side_are_two_cards_not_one_card_shaped_pair(angle):
 def test_a_court_card_beside_another_is_two_cards_though_its_frame_is_card_shaped(angle):
     # The queen's framed picture is a card-shaped outline inside her: the two cards'
     # own outlines, not the frame, must be found to fill the pair's outline.
-    items = cards_to_place([parse_card("9H"), parse_card("QC")], "paris", seed=21)
-    aspect = items[0].image.shape[1] / items[0].image.shape[0]
-    photo = np.full((720, 1280, 3), (50, 40, 130), np.uint8)
-    theta = np.radians(angle)
-    step = np.array([np.cos(theta), np.sin(theta)]) * (200 * aspect + 4)
-    corners = [card_corners((600 + dx, 360 + dy), 200, aspect, angle)
-               for dx, dy in (0 * step, step)]
-    for item, quad in zip(items, corners, strict=True):
-        paste_card(photo, item.image, item.mask, quad)
+    photo, corners = side_by_side("9H QC", "paris", (50, 40, 130), angle)
     outlines = locate_cards(photo)
     assert len(outlines) == 2
     assert all(any(outline_matches(o, quad) for o in outlines) for quad in corners)
 
 
-@pytest.mark.parametrize("cloth", [(128, 128, 128), (150, 170, 100)])
-def test_a_borderless_checked_back_whose_colours_average_to_the_cloth_is_found(cloth):
+def test_a_borderless_checked_back_whose_colours_average_to_the_cloth_is_found():
     # Navy and grey check averages to the table's own grey under any blur, so neither its
     # outline nor its motif makes an edge; only its fine contrast sets it apart.
     [item] = cards_to_place([parse_card("2C")], "standard", seed=30, backs=["checker-navy"])
     aspect = item.image.shape[1] / item.image.shape[0]
     noise = np.random.default_rng(0).normal(0, 3, (720, 1280, 3))
-    photo = np.clip(np.array(cloth, np.float32) + noise, 0, 255).astype(np.uint8)
+    photo = np.clip(128 + noise, 0, 255).astype(np.uint8)
     corners = card_corners((640, 360), 200, aspect, 20.0)
     paste_card(photo, item.image, item.mask, corners)
     [outline] = locate_cards(photo)
