@@ -83,12 +83,10 @@ def corner_beliefs(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str 
     return rank_probs @ _rank_matrix(letters), suit_probs[:, :len(_SUITS)]
 
 
-def score_corners(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str | None
-                  ) -> list[CardScores]:
-    """Per corner (rows of the probabilities), the card it names and its score."""
-    rank_mass, suit_mass = corner_beliefs(rank_probs, suit_probs, letters)
+def score_corners(ranks: np.ndarray, suits: np.ndarray) -> list[CardScores]:
+    """Per corner (rows of ``corner_beliefs``), the card it names and its score."""
     out = []
-    for r_row, s_row in zip(rank_mass, suit_mass, strict=True):
+    for r_row, s_row in zip(ranks, suits, strict=True):
         r, s = int(np.argmax(r_row)), int(np.argmax(s_row))
         out.append(CardScores(Card(_RANKS[r], _SUITS[s]), float(r_row[r] * s_row[s])))
     return out
@@ -226,8 +224,8 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
         return []
     rank_probs, suit_probs = reader.probabilities(
         [w for card in cards for w in corner_windows(card)])
-    scores = score_corners(rank_probs, suit_probs, letters)
     ranks, suits = corner_beliefs(rank_probs, suit_probs, letters)
+    scores = score_corners(ranks, suits)
     t = reader.calibration.thresholds[view]
     out = []
     for i, card in enumerate(cards):

@@ -388,13 +388,14 @@ def calibration_cards(styles: tuple[str, ...], count: int, seed: int = CALIBRATI
     faces = _faces(rng, styles)
     out: list[CalibrationCard] = []
     while len(out) < count:
-        if len(out) % 2 == 0:
+        through_station = len(out) % 2 == 0
+        if through_station:
             image, labels, card, letters = next(station)
         else:
             face = next(faces)
             image, labels, card, letters = (seen(face, rng), face.labels, face.card,
                                             face.style.letters)
-        out.append(CalibrationCard(image, card, letters, labels, len(out) % 2 == 0))
+        out.append(CalibrationCard(image, card, letters, labels, through_station))
     return out
 
 
@@ -479,8 +480,8 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
     scores: list[Scored] = []
     for i, c in enumerate(cards):
         corners = slice(2 * i, 2 * i + 2)
-        a, b = score_corners(rank_probs[corners], suit_probs[corners], c.letters)
         ranks, suits = corner_beliefs(rank_probs[corners], suit_probs[corners], c.letters)
+        a, b = score_corners(ranks, suits)
         middle = look_at_middle(canonical(c.image), reader.pips).suit
         scores.append(Scored(a, b, together(ranks, suits), middle, c.card))
     station = [s for s, c in zip(scores, cards, strict=True) if c.station]
