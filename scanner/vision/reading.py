@@ -189,18 +189,20 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
                      t: Thresholds) -> tuple[Card | None, float]:
     """The corners' answer (``named``, None for an abstention) weighed against the middle.
 
-    A named card whose middle shows another suit is vetoed. An abstention is settled when
-    a corner names a number card and the middle shows exactly its pips in its suit, while
-    the other corner names it too, is unsure of anything, or names a card the middle rules
-    out (an 8 whose other index blurred into a jack, with eight pips in the middle); or
-    when the corners agree on the rank (``ranks``, rows per corner), the middle fits that
-    rank, and its suit is one a corner holds likeliest (``suits``).
+    A named card the middle forbids (``Middle.vetoes``) is not named. An abstention is
+    settled when a corner names a number card and the middle shows exactly its pips in its
+    suit, while the other corner names it too, is unsure of anything, or names a card the
+    middle rules out (an 8 whose other index blurred into a jack, with eight pips in the
+    middle); or when the corners agree surely on the rank (``ranks``, rows per corner), the
+    middle fits that rank, and the suit it shows for that rank (a court card's lone pip
+    counts) is one a corner holds likeliest (``suits``): corners split between a jack of
+    spades and one of clubs are settled by the jack's pip.
     """
     if named is not None:
-        if middle.suit is not None and middle.suit != named.suit:
+        if middle.vetoes(named):
             return None, min(confidence, THRESHOLD - 1e-3)
         return named, confidence
-    if middle.suit is None:
+    if middle.suit is None and middle.court_suit is None:
         return None, confidence
     for sure, other in sorted(((a, b), (b, a)), key=lambda pair: pair[0].score, reverse=True):
         if (sure.score >= THRESHOLD and middle.shows(sure.card)
@@ -211,11 +213,15 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
     rank, rank_score = _agreement(int(best[0]), float(ranks[0, best[0]]),
                                   int(best[1]), float(ranks[1, best[1]]),
                                   t.agree, t.single, t.other)
-    suit = _SUITS.index(middle.suit)
-    if (rank is None or not middle.fits(_RANKS[rank])
-            or suits[:, suit].mean() < _SUIT_PLAUSIBLE or suit not in suits.argmax(axis=1)):
+    if rank is None or not middle.fits(_RANKS[rank]):
         return None, confidence
-    return Card(_RANKS[rank], middle.suit), rank_score
+    seen = middle.suit_for(_RANKS[rank])
+    if seen is None:
+        return None, confidence
+    suit = _SUITS.index(seen)
+    if suits[:, suit].mean() < _SUIT_PLAUSIBLE or suit not in suits.argmax(axis=1):
+        return None, confidence
+    return Card(_RANKS[rank], seen), rank_score
 
 
 def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, view: str

@@ -51,7 +51,7 @@ from .corner_net import (
     split_probabilities,
 )
 from .index import CANONICAL_SIZE, canonical
-from .middle import look_at_middle
+from .middle import Middle, look_at_middle
 from .perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
 from .reading import (
     CardScores,
@@ -427,12 +427,12 @@ OTHER = 0.3  # one corner may name a card alone only while the other is this uns
 @dataclasses.dataclass(frozen=True)
 class Scored:
     """A calibration card as the reader sees it: its corners' scores, the two taken
-    together, the suit its middle shows (None: no sure suit), and the truth."""
+    together, what its middle shows, and the truth."""
 
     a: CardScores
     b: CardScores
     joint: Together
-    middle: Suit | None
+    middle: Middle
     truth: Card | None
 
     def wrong(self, named: Card | None) -> bool:
@@ -440,8 +440,7 @@ class Scored:
         reader weighs every read short of unanimous against, does not veto it."""
         if named is None or named == self.truth:
             return False
-        vetoed = self.middle is not None and self.middle != named.suit
-        return not (vetoed and checks_middle(self.a, self.b, named))
+        return not (self.middle.vetoes(named) and checks_middle(self.a, self.b, named))
 
 
 def _thresholds(scores: list[Scored]) -> dict[str, float]:
@@ -482,7 +481,7 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
         corners = slice(2 * i, 2 * i + 2)
         ranks, suits = corner_beliefs(rank_probs[corners], suit_probs[corners], c.letters)
         a, b = score_corners(ranks, suits)
-        middle = look_at_middle(canonical(c.image), reader.pips).suit
+        middle = look_at_middle(canonical(c.image), reader.pips)
         scores.append(Scored(a, b, together(ranks, suits), middle, c.card))
     station = [s for s, c in zip(scores, cards, strict=True) if c.station]
     general = _thresholds(scores)

@@ -8,12 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from scanner.cards import Card, Rank, Suit, parse_card
+from scanner.vision.middle import Middle
 from scanner.vision.reading import CardScores, Together, checks_middle, decide, together
 from scanner.vision.train_corners import Scored
 
 RANKS = tuple(Rank)
 SUITS = tuple(Suit)
 AGREE, SINGLE, OTHER = 0.9, 0.95, 0.3
+NOTHING = Middle(None, shapes=0, pips=0)
+HEARTS = Middle(Suit.H, shapes=10, pips=10)
 
 
 def beliefs(*corners: dict[str, float]) -> tuple[np.ndarray, np.ndarray, list[CardScores]]:
@@ -87,7 +90,7 @@ def test_a_read_short_of_both_corners_sure_is_weighed_against_the_middle():
 
 def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
     corner = CardScores(parse_card("JS"), 0.96)
-    joker = Scored(corner, corner, Together(parse_card("JS"), 0.99, 0.96), middle=None,
+    joker = Scored(corner, corner, Together(parse_card("JS"), 0.99, 0.96), middle=NOTHING,
                    truth=None)
     assert joker.wrong(parse_card("JS"))
     assert not joker.wrong(None)
@@ -95,10 +98,10 @@ def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
 
 def test_calibration_does_not_count_a_wrong_read_the_middle_vetoes():
     a, b = CardScores(parse_card("TD"), 0.97), CardScores(parse_card("TD"), 0.89)
-    faded_heart = Scored(a, b, Together(parse_card("TD"), 0.9995, 0.89), middle=Suit.H,
+    faded_heart = Scored(a, b, Together(parse_card("TD"), 0.9995, 0.89), middle=HEARTS,
                          truth=parse_card("TH"))
     assert not faded_heart.wrong(parse_card("TD"))
     sure = CardScores(parse_card("TD"), 0.99)
-    unchecked = Scored(sure, sure, Together(parse_card("TD"), 0.9999, 0.99), middle=Suit.H,
+    unchecked = Scored(sure, sure, Together(parse_card("TD"), 0.9999, 0.99), middle=HEARTS,
                        truth=parse_card("TH"))
     assert unchecked.wrong(parse_card("TD"))

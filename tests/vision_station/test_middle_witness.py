@@ -144,3 +144,32 @@ def test_a_middle_with_another_count_of_pips_settles_nothing():
     b = CardScores(parse_card("3D"), 0.05)
     assert weigh_the_middle(look_at_middle(face("6D")), None, 0.75, a, b,
                             ranks, suits, STATION)[0] is None
+
+
+def test_a_court_card_is_vetoed_by_a_middle_holding_a_field_of_pips():
+    # Both indices of an 8 blurred into a jack; no jack's picture holds eight hearts.
+    (a, b), ranks, suits = corners("J", {"H": 0.95}, {"H": 0.9})
+    card, confidence = weigh_the_middle(look_at_middle(face("8H")), parse_card("JH"), 0.92,
+                                        a, b, ranks, suits, STATION)
+    assert card is None
+    assert confidence < 0.5
+
+
+def test_a_court_card_middle_shows_the_suit_of_its_lone_pip():
+    assert look_at_middle(face("JS")).court_suit == Suit.S
+    assert look_at_middle(face("KH")).court_suit == Suit.H
+
+
+def test_corners_split_between_two_suits_of_a_court_card_are_settled_by_its_pip():
+    (a, b), ranks, suits = corners("J", {"S": 0.9, "C": 0.1}, {"C": 0.8, "S": 0.2})
+    card, confidence = weigh_the_middle(look_at_middle(face("JS")), None, 0.49, a, b,
+                                        ranks, suits, STATION)
+    assert card == parse_card("JS")
+    assert confidence >= 0.5
+
+
+def test_a_lone_pip_at_a_court_pips_sureness_settles_no_ace():
+    (a, b), ranks, suits = corners("A", {"S": 0.9, "C": 0.1}, {"C": 0.8, "S": 0.2})
+    middle = Middle(None, shapes=1, pips=1, court_suit=Suit.S)
+    assert weigh_the_middle(middle, None, 0.49, a, b, ranks, suits, STATION)[0] is None
+
