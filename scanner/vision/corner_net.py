@@ -43,6 +43,29 @@ def corner_windows(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return card[:h, :w], card[-h:, -w:][::-1, ::-1]
 
 
+# Where a second look cuts the corner windows, in canonical pixels (x, y) inwards from the
+# card's corners: a 3×3 grid about 1% of the card apart, as far as an outline found under
+# motion blur is typically off.
+SECOND_LOOK_SHIFTS: tuple[tuple[int, int], ...] = tuple(
+    (dx, dy) for dy in (-3, 0, 3) for dx in (-3, 0, 3))
+
+
+def shifted_corner_windows(card: np.ndarray, shift: tuple[int, int]
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """``corner_windows`` cut ``shift`` pixels further into the card (negative: beyond its
+    edge, where the edge pixels are repeated); both corners alike, as an outline off by a
+    little in scale would place them."""
+    dx, dy = shift
+    pad = max(abs(dx), abs(dy))
+    padded = cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    w, h = WINDOW
+    ch, cw = card.shape[:2]
+    top, left = pad + dy, pad + dx
+    bottom, right = pad + ch - dy, pad + cw - dx
+    return (padded[top:top + h, left:left + w],
+            padded[bottom - h:bottom, right - w:right][::-1, ::-1])
+
+
 def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
     """N×3×H×W float32: each window shrunk and turned into ink per channel, 0 on its paper
     and about 1 at its darkest, whatever the light's colour and strength."""
@@ -66,11 +89,13 @@ VIEWS = ("station", "card")  # the read station's frames; any rectified card (ta
 class Thresholds:
     """The score a card must reach when the corners support it together (``agree``, on
     their beliefs taken together: ``reading.agreement``) or when only one names it
-    (``single``), the other corner then being no surer than ``other`` of anything."""
+    (``single``), the other corner then being no surer than ``other`` of anything; and
+    the score a second look at an abstained card must reach (``second``; 1.0: none)."""
 
     agree: float
     single: float
     other: float
+    second: float = 1.0
 
 
 @dataclass(frozen=True)

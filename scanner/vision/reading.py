@@ -25,11 +25,13 @@ from .backside import back_confidence
 from .corner_net import (
     NONE,
     RANK_LABELS,
+    SECOND_LOOK_SHIFTS,
     SUIT_LABELS,
     CornerReader,
     Thresholds,
     corner_windows,
     default_reader,
+    shifted_corner_windows,
 )
 from .glyphs import meanings
 from .index import canonical
@@ -224,25 +226,55 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
     return Card(_RANKS[rank], seen), rank_score
 
 
+def _first_look(card: np.ndarray, ranks: np.ndarray, suits: np.ndarray, reader: CornerReader,
+                t: Thresholds) -> tuple[Card | None, float, Middle | None]:
+    """The corners' answer for one card (``ranks``, ``suits``: its two corners' beliefs),
+    weighed against its middle where ``checks_middle`` asks; and the middle, if looked at."""
+    a, b = score_corners(ranks, suits)
+    named, confidence = decide(a, b, together(ranks, suits), t.agree, t.single, t.other)
+    if not checks_middle(a, b, named):
+        return named, confidence, None
+    middle = look_at_middle(card, reader.pips)
+    named, confidence = weigh_the_middle(middle, named, confidence, a, b, ranks, suits, t)
+    return named, confidence, middle
+
+
+def second_look(ranks: np.ndarray, suits: np.ndarray) -> tuple[Card | None, float]:
+    """The card an abstained card's corners support together on a second look, and how
+    surely (``agreement``): ``ranks``, ``suits`` are look × corner × belief, for the corner
+    windows cut at every ``SECOND_LOOK_SHIFTS``. Each corner's beliefs are averaged over
+    the looks, so a window the outline placed a little off weighs no more than its
+    neighbours."""
+    mean_ranks, mean_suits = ranks.mean(axis=0), suits.mean(axis=0)
+    a, b = score_corners(mean_ranks, mean_suits)
+    return agreement(a, b, together(mean_ranks, mean_suits))
+
+
 def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, view: str
            ) -> list[tuple[Card | None, float]]:
     if not cards:
         return []
-    rank_probs, suit_probs = reader.probabilities(
-        [w for card in cards for w in corner_windows(card)])
-    ranks, suits = corner_beliefs(rank_probs, suit_probs, letters)
-    scores = score_corners(ranks, suits)
+    ranks, suits = corner_beliefs(*reader.probabilities(
+        [w for card in cards for w in corner_windows(card)]), letters)
     t = reader.calibration.thresholds[view]
-    out = []
+    out, unsure = [], []
     for i, card in enumerate(cards):
-        a, b = scores[2 * i], scores[2 * i + 1]
-        joint = together(ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2])
-        named, confidence = decide(a, b, joint, t.agree, t.single, t.other)
-        if checks_middle(a, b, named):
-            named, confidence = weigh_the_middle(
-                look_at_middle(card, reader.pips), named, confidence, a, b,
-                ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
+        named, confidence, middle = _first_look(card, ranks[2 * i:2 * i + 2],
+                                                suits[2 * i:2 * i + 2], reader, t)
         out.append((named, confidence))
+        if named is None and middle is not None and t.second < 1.0:
+            unsure.append((i, middle))
+    if unsure:
+        again_ranks, again_suits = corner_beliefs(*reader.probabilities(
+            [w for i, _ in unsure for shift in SECOND_LOOK_SHIFTS
+             for w in shifted_corner_windows(cards[i], shift)]), letters)
+        looks = (len(unsure), len(SECOND_LOOK_SHIFTS), 2)
+        again_ranks = again_ranks.reshape(*looks, -1)
+        again_suits = again_suits.reshape(*looks, -1)
+        for k, (i, middle) in enumerate(unsure):
+            card, score = second_look(again_ranks[k], again_suits[k])
+            if card is not None and score >= t.second and not middle.vetoes(card):
+                out[i] = (card, score)
     return out
 
 

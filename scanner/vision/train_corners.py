@@ -44,10 +44,12 @@ from .corner_net import (
     NET_PATH,
     NONE,
     RANK_LABELS,
+    SECOND_LOOK_SHIFTS,
     SUIT_LABELS,
     CornerReader,
     corner_windows,
     net_input,
+    shifted_corner_windows,
     split_probabilities,
 )
 from .index import CANONICAL_SIZE, canonical
@@ -61,6 +63,7 @@ from .reading import (
     corner_beliefs,
     decide,
     score_corners,
+    second_look,
     together,
 )
 from .station import rectify, station_card
@@ -468,9 +471,40 @@ def _report(view: str, scores: list[Scored], thresholds: dict[str, float]) -> No
           f"abstain or vetoed {100 * (n - right - wrong) / n:.2f}%", file=sys.stderr)
 
 
+def _second_looks(reader: CornerReader, temperature: float, cards: list[CalibrationCard]
+                  ) -> list[tuple[Card | None, float]]:
+    """What a second look (``reading.second_look``) supports on each card, and how surely."""
+    looks = len(SECOND_LOOK_SHIFTS)
+    logits = reader.logits([w for c in cards for shift in SECOND_LOOK_SHIFTS
+                            for w in shifted_corner_windows(c.image, shift)])
+    rank_probs, suit_probs = split_probabilities(logits, temperature)
+    out = []
+    for i, c in enumerate(cards):
+        rows = slice(2 * looks * i, 2 * looks * (i + 1))
+        ranks, suits = corner_beliefs(rank_probs[rows], suit_probs[rows], c.letters)
+        out.append(second_look(ranks.reshape(looks, 2, -1), suits.reshape(looks, 2, -1)))
+    return out
+
+
+def _second_threshold(reader: CornerReader, temperature: float, cards: list[CalibrationCard],
+                      scores: list[Scored]) -> float:
+    """The score under which a second look names no abstained calibration card wrongly
+    (past its middle's veto), SAFETY log-odds clear of the worst."""
+    looks = _second_looks(reader, temperature, cards)
+    wrong = [score for s, (card, score) in zip(scores, looks, strict=True)
+             if card is not None and card != s.truth and not s.middle.vetoes(card)]
+    second = _above(max(wrong, default=0.5))
+    right = sum(card == s.truth and score >= second and card is not None
+                for s, (card, score) in zip(scores, looks, strict=True))
+    print(f"calibration second look: {second:.4f}; of {len(cards)} abstained, "
+          f"{right} named right, 0 wrong", file=sys.stderr)
+    return second
+
+
 def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
     """The temperature and each view's thresholds for the net at ``path``: the station's
-    from the cards that came through the real station path, the general ones from all."""
+    from the cards that came through the real station path, the general ones from all;
+    and one threshold for a second look, from every card its own view abstained on."""
     reader = CornerReader(path)
     logits = reader.logits([w for c in cards for w in corner_windows(c.image)])
     temperature = _temperature(logits, cards)
@@ -489,10 +523,14 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
     # bound: the threshold for it is at least the one calibrated on all cards.
     own = _thresholds(station)
     own["single"] = max(own["single"], general["single"])
+    abstained = [i for i, (s, c) in enumerate(zip(scores, cards, strict=True))
+                 if decide(s.a, s.b, s.joint, **(own if c.station else general))[0] is None]
+    second = _second_threshold(reader, temperature, [cards[i] for i in abstained],
+                               [scores[i] for i in abstained])
     out: dict[str, object] = {"temperature": temperature}
     for view, chosen, values in (("station", station, own), ("card", scores, general)):
-        out[view] = values
         _report(view, chosen, values)
+        out[view] = {**values, "second": second}
     return out
 
 
