@@ -62,10 +62,12 @@ class Middle:
         return (self.suit is not None and self.suit != card.suit) or not self.fits(card.rank)
 
     def vetoes(self, card: Card) -> bool:
-        """Whether the middle forbids naming the card: its pips are surely of another suit,
-        or the card is a court card and the middle holds a field of pips. A number card's
-        count is no veto: a blurred pip missed or two merged would stop right reads."""
-        return ((self.suit is not None and self.suit != card.suit)
+        """Whether the middle forbids naming the card: it shows another suit for the card's
+        rank (``suit_for``: a court card's lone pip counts), or the card is a court card
+        and the middle holds a field of pips. A number card's count is no veto: a blurred
+        pip missed or two merged would stop right reads."""
+        seen = self.suit_for(card.rank)
+        return ((seen is not None and seen != card.suit)
                 or (card.rank not in PIPS_OF_RANK and not self.fits(card.rank)))
 
     def suit_for(self, rank: Rank) -> Suit | None:

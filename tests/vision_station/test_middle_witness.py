@@ -173,3 +173,17 @@ def test_a_lone_pip_at_a_court_pips_sureness_settles_no_ace():
     middle = Middle(None, shapes=1, pips=1, court_suit=Suit.S)
     assert weigh_the_middle(middle, None, 0.49, a, b, ranks, suits, STATION)[0] is None
 
+
+
+def test_a_court_card_is_vetoed_by_its_lone_pip_of_another_suit():
+    (a, b), ranks, suits = corners("Q", {"S": 0.9}, {"S": 0.85})
+    middle = Middle(None, shapes=3, pips=1, court_suit=Suit.C)
+    card, confidence = weigh_the_middle(middle, parse_card("QS"), 0.9, a, b,
+                                        ranks, suits, STATION)
+    assert card is None
+    assert confidence < 0.5
+
+
+def test_the_clubs_of_a_court_card_picture_are_found_as_one_pip():
+    assert look_at_middle(face("JC")).court_suit == Suit.C
+    assert look_at_middle(face("QC")).court_suit == Suit.C
