@@ -6,9 +6,10 @@ face is named only when both corners lean to the same card and together clear a 
 score, or when one corner names it with a stricter score and the other names nothing
 surely (glare or wear on one index). A read short of certain, or an abstention, is
 weighed against the middle of the card (``middle``): its pips may veto a suit or settle a
-doubt the blurred indices left. Anything else is ``Reading("up", None, c)``: the deal stops
-and a person looks. A learnt deck profile reads with its own glyphs
-instead (``profile.DeckProfile.read``).
+doubt the blurred indices left. A card still abstained on gets a second look, its corner
+windows cut at a grid of small shifts (``second_look``). Anything else is
+``Reading("up", None, c)``: the deal stops and a person looks. A learnt deck profile reads
+with its own glyphs instead (``profile.DeckProfile.read``).
 """
 
 from __future__ import annotations
