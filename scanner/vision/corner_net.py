@@ -55,11 +55,24 @@ def shifted_corner_windows(card: np.ndarray, shift: tuple[int, int]
     """``corner_windows`` cut ``shift`` pixels further into the card (negative: beyond its
     edge, where the edge pixels are repeated); both corners alike, as an outline off by a
     little in scale would place them."""
-    dx, dy = shift
-    pad = max(abs(dx), abs(dy))
+    pad = max(abs(shift[0]), abs(shift[1]))
+    return _cut(cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_REPLICATE), pad,
+                shift)
+
+
+def second_look_windows(card: np.ndarray) -> list[np.ndarray]:
+    """Both corner windows at every ``SECOND_LOOK_SHIFTS``, look by look, from one padding
+    of the card."""
+    pad = max(max(abs(dx), abs(dy)) for dx, dy in SECOND_LOOK_SHIFTS)
     padded = cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    return [w for shift in SECOND_LOOK_SHIFTS for w in _cut(padded, pad, shift)]
+
+
+def _cut(padded: np.ndarray, pad: int, shift: tuple[int, int]
+         ) -> tuple[np.ndarray, np.ndarray]:
+    dx, dy = shift
     w, h = WINDOW
-    ch, cw = card.shape[:2]
+    ch, cw = padded.shape[0] - 2 * pad, padded.shape[1] - 2 * pad
     top, left = pad + dy, pad + dx
     bottom, right = pad + ch - dy, pad + cw - dx
     return (padded[top:top + h, left:left + w],

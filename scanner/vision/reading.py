@@ -32,7 +32,7 @@ from .corner_net import (
     Thresholds,
     corner_windows,
     default_reader,
-    shifted_corner_windows,
+    second_look_windows,
 )
 from .glyphs import meanings
 from .index import canonical
@@ -267,8 +267,7 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
             unsure.append((i, middle))
     if unsure:
         again_ranks, again_suits = corner_beliefs(*reader.probabilities(
-            [w for i, _ in unsure for shift in SECOND_LOOK_SHIFTS
-             for w in shifted_corner_windows(cards[i], shift)]), letters)
+            [w for i, _ in unsure for w in second_look_windows(cards[i])]), letters)
         looks = (len(unsure), len(SECOND_LOOK_SHIFTS), 2)
         again_ranks = again_ranks.reshape(*looks, -1)
         again_suits = again_suits.reshape(*looks, -1)

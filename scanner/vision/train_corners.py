@@ -49,7 +49,7 @@ from .corner_net import (
     CornerReader,
     corner_windows,
     net_input,
-    shifted_corner_windows,
+    second_look_windows,
     split_probabilities,
 )
 from .index import CANONICAL_SIZE, canonical
@@ -475,8 +475,7 @@ def _second_looks(reader: CornerReader, temperature: float, cards: list[Calibrat
                   ) -> list[tuple[Card | None, float]]:
     """What a second look (``reading.second_look``) supports on each card, and how surely."""
     looks = len(SECOND_LOOK_SHIFTS)
-    logits = reader.logits([w for c in cards for shift in SECOND_LOOK_SHIFTS
-                            for w in shifted_corner_windows(c.image, shift)])
+    logits = reader.logits([w for c in cards for w in second_look_windows(c.image)])
     rank_probs, suit_probs = split_probabilities(logits, temperature)
     out = []
     for i, c in enumerate(cards):

@@ -38,6 +38,16 @@ def face(card: str) -> np.ndarray:
     return canonical(render.render_card(parse_card(card), "casino", seed=3))
 
 
+def assert_vetoed(middle: Middle, named: str, rank: str, suit: str) -> None:
+    """Corners that both lean to ``named`` (of ``rank``, in ``suit``) are overruled by the
+    middle: nothing is named, and the confidence falls below a name's."""
+    (a, b), ranks, suits = corners(rank, {suit: 0.9}, {suit: 0.85})
+    card, confidence = weigh_the_middle(middle, parse_card(named), 0.9, a, b,
+                                        ranks, suits, STATION)
+    assert card is None
+    assert confidence < 0.5
+
+
 def test_the_middle_of_a_number_card_shows_its_suit_and_its_count_of_pips():
     for card in ("5S", "7C", "9H", "3D", "TS"):
         middle = look_at_middle(face(card))
@@ -79,11 +89,7 @@ def test_agreeing_corners_short_of_the_score_are_confirmed_by_a_middle_that_show
 
 
 def test_the_middle_vetoes_a_suit_the_corners_misread():
-    (a, b), ranks, suits = corners("7", {"S": 0.9}, {"S": 0.6})
-    card, confidence = weigh_the_middle(look_at_middle(face("7C")), parse_card("7S"), 0.87,
-                                        a, b, ranks, suits, STATION)
-    assert card is None
-    assert confidence < 0.5
+    assert_vetoed(look_at_middle(face("7C")), "7S", "7", "S")
 
 
 def test_the_middle_never_overrules_corners_sure_of_another_suit():
@@ -148,11 +154,7 @@ def test_a_middle_with_another_count_of_pips_settles_nothing():
 
 def test_a_court_card_is_vetoed_by_a_middle_holding_a_field_of_pips():
     # Both indices of an 8 blurred into a jack; no jack's picture holds eight hearts.
-    (a, b), ranks, suits = corners("J", {"H": 0.95}, {"H": 0.9})
-    card, confidence = weigh_the_middle(look_at_middle(face("8H")), parse_card("JH"), 0.92,
-                                        a, b, ranks, suits, STATION)
-    assert card is None
-    assert confidence < 0.5
+    assert_vetoed(look_at_middle(face("8H")), "JH", "J", "H")
 
 
 def test_a_court_card_middle_shows_the_suit_of_its_lone_pip():
@@ -174,14 +176,8 @@ def test_a_lone_pip_at_a_court_pips_sureness_settles_no_ace():
     assert weigh_the_middle(middle, None, 0.49, a, b, ranks, suits, STATION)[0] is None
 
 
-
 def test_a_court_card_is_vetoed_by_its_lone_pip_of_another_suit():
-    (a, b), ranks, suits = corners("Q", {"S": 0.9}, {"S": 0.85})
-    middle = Middle(None, shapes=3, pips=1, court_suit=Suit.C)
-    card, confidence = weigh_the_middle(middle, parse_card("QS"), 0.9, a, b,
-                                        ranks, suits, STATION)
-    assert card is None
-    assert confidence < 0.5
+    assert_vetoed(Middle(None, shapes=3, pips=1, court_suit=Suit.C), "QS", "Q", "S")
 
 
 def test_the_clubs_of_a_court_card_picture_are_found_as_one_pip():

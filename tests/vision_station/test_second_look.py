@@ -21,6 +21,7 @@ from scanner.vision.corner_net import (
     CornerReader,
     corner_windows,
     default_reader,
+    second_look_windows,
     shifted_corner_windows,
 )
 from scanner.vision.index import CANONICAL_SIZE
@@ -70,6 +71,14 @@ def test_a_shift_moves_both_windows_into_the_card_alike():
     assert np.array_equal(top_left[3:, :], card[:h - 3, 3:w + 3])
     turned = card[360 - h + 3:, 240 - w - 3:240 - 3][::-1, ::-1]
     assert np.array_equal(bottom_right[3:, :], turned)
+
+
+def test_the_second_look_cuts_each_shift_as_shifted_windows_would():
+    card = numbered_card()
+    windows = second_look_windows(card)
+    expected = [w for shift in SECOND_LOOK_SHIFTS for w in shifted_corner_windows(card, shift)]
+    assert len(windows) == len(expected)
+    assert all(np.array_equal(a, b) for a, b in zip(windows, expected, strict=True))
 
 
 def test_the_second_look_covers_a_grid_around_the_first():

@@ -111,23 +111,23 @@ def side_by_side(cards: str, style: str, table: tuple[int, int, int], angle: flo
     return photo, corners
 
 
-@pytest.mark.parametrize("angle", [0.0, 33.0])
-def test_two_cards_side_by_side_are_two_cards_not_one_card_shaped_pair(angle):
-    # Two bridge cards a few pixels apart make a rectangle of about a card's proportions.
-    photo, corners = side_by_side("9H 4S", "standard", (60, 60, 60), angle)
+def assert_found_as_two(photo: np.ndarray, corners: list[np.ndarray]) -> None:
     outlines = locate_cards(photo)
     assert len(outlines) == 2
     assert all(any(outline_matches(o, quad) for o in outlines) for quad in corners)
+
+
+@pytest.mark.parametrize("angle", [0.0, 33.0])
+def test_two_cards_side_by_side_are_two_cards_not_one_card_shaped_pair(angle):
+    # Two bridge cards a few pixels apart make a rectangle of about a card's proportions.
+    assert_found_as_two(*side_by_side("9H 4S", "standard", (60, 60, 60), angle))
 
 
 @pytest.mark.parametrize("angle", [33.0, 60.0])
 def test_a_court_card_beside_another_is_two_cards_though_its_frame_is_card_shaped(angle):
     # The queen's framed picture is a card-shaped outline inside her: the two cards'
     # own outlines, not the frame, must be found to fill the pair's outline.
-    photo, corners = side_by_side("9H QC", "paris", (50, 40, 130), angle)
-    outlines = locate_cards(photo)
-    assert len(outlines) == 2
-    assert all(any(outline_matches(o, quad) for o in outlines) for quad in corners)
+    assert_found_as_two(*side_by_side("9H QC", "paris", (50, 40, 130), angle))
 
 
 def test_a_borderless_checked_back_whose_colours_average_to_the_cloth_is_found():
