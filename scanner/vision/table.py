@@ -17,6 +17,7 @@ reader, handed all of a frame's cards at once, decides face, back, or abstain.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -25,26 +26,26 @@ from ..cards import Card
 from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
+from .quads import (
+    ASPECT_RANGE,
+    MAX_CARD_AREA_FRACTION,
+    MIN_CARD_AREA_FRACTION,
+    MIN_EDGE_SUPPORT,
+    card_shaped,
+    edge_support,
+    order_clockwise,
+    side_lengths,
+)
 from .reading import Reading, read_card_images
 from .sides import fit_sides, intersect
 from .station import read_station
 
 LOCATE_MAX_SIDE = 640
-# Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
-# 63/89 = 0.71; perspective can push either way. A tilted poker card reaches 0.85 one
-# time in a hundred, past 0.88 one in four hundred; a square score pad tilted as much
-# seldom comes below 0.88.
-ASPECT_RANGE = (0.42, 0.88)
 CARD_ASPECTS = (57 / 89, 63 / 89)
-MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
-MAX_CARD_AREA_FRACTION = 0.9  # a close-up of one card may nearly fill the photo
 MIN_FILL = 0.95  # contour area over quadrilateral area: a card misses only its rounded corners
 MAX_FILL = 1.04
 # Hull over quad: a blurred corner may bulge a little; two cards in one blob bulge a lot.
 MAX_HULL = 1.08
-# Longer over shorter of two opposite sides: a card under the camera's perspective stays
-# within 1.1; the rest is room for the fit's error.
-MAX_OPPOSITE_RATIO = 1.2
 MIN_RECT_FILL = 0.75  # contour area over its minimum-area rectangle, before the corner fit
 SIDE_FIT_TOLERANCES = (0.08, 0.03)  # of the side's length: how far a point may lie off it
 TEXTURE_WINDOW = 9  # pixels per 1280 px of photo: a back's motif repeats within it
@@ -54,10 +55,6 @@ TEXTURE_DENSITY = 0.7  # share of edge pixels in that window that makes it textu
 BUSY_WINDOW = 7
 BUSY_LEVEL = 26
 COARSE_BLUR = 2.0  # pixels at the locating scale: wipes out a baize weave or a back's motif
-EDGE_SAMPLES = 24  # points sampled along each side
-EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
-EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
-MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
 CLEARLY_STRONGER = 0.25  # edge support by which a smaller outline inside beats a larger
 PART_OF_PAIR = 0.62  # area share of an outline, at most, for one of two cards merged in it
 # Area share of an outline that cards side by side in it must fill, and that they must
@@ -173,33 +170,28 @@ def busy(image: np.ndarray) -> np.ndarray:
     return cv2.erode(mask, np.ones((window, window), np.uint8))
 
 
-def cue_masks(image: np.ndarray) -> list[np.ndarray]:
-    """Binary masks in which a card is one region, each from an independent cue.
+class Cues(NamedTuple):
+    """Binary masks in which a card is one region, each from an independent cue."""
 
-    Edges are found twice: finely, and after a blur that wipes out a fine weave or a
-    back's motif, so that a patterned back on a patterned cloth is still enclosed by its
-    outline.
+    stock: np.ndarray
+    enclosed: np.ndarray
+    textured: np.ndarray
+    coarse_enclosed: np.ndarray
+    busy: np.ndarray
+
+
+def cue_masks(image: np.ndarray) -> Cues:
+    """Every cue's mask. Edges are found twice: finely, and after a blur that wipes out a
+    fine weave or a back's motif, so that a patterned back on a patterned cloth is still
+    enclosed by its outline.
     """
     edges = colour_edges(image)
-    return [stock_mask(image), edge_enclosed(edges), edge_textured(edges),
-            edge_enclosed(colour_edges(cv2.GaussianBlur(image, (0, 0), COARSE_BLUR))),
-            busy(image)]
+    return Cues(stock_mask(image), edge_enclosed(edges), edge_textured(edges),
+                edge_enclosed(colour_edges(cv2.GaussianBlur(image, (0, 0), COARSE_BLUR))),
+                busy(image))
 
 
 # ---------------------------------------------------------------- quadrilaterals
-
-
-def order_clockwise(points: np.ndarray) -> np.ndarray:
-    """Four points clockwise (in image coordinates) starting with the top-left-most."""
-    centre = points.mean(axis=0)
-    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    ordered = points[np.argsort(angles)]
-    start = int(np.argmin(ordered.sum(axis=1)))
-    return np.roll(ordered, -start, axis=0).astype(np.float32)
-
-
-def _side_lengths(quad: np.ndarray) -> np.ndarray:
-    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
 
 
 def initial_quad(hull: np.ndarray) -> np.ndarray:
@@ -228,7 +220,7 @@ def refine_corners(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
             return refined
         refined = fitted
     # A refit that moves a corner far away means the sides were not straight: keep the rough.
-    if np.max(np.linalg.norm(refined - quad, axis=1)) > 0.2 * _side_lengths(quad).min() + 3:
+    if np.max(np.linalg.norm(refined - quad, axis=1)) > 0.2 * side_lengths(quad).min() + 3:
         return quad
     return refined
 
@@ -255,42 +247,6 @@ def rough_candidate(contour: np.ndarray, shape: tuple[int, ...]) -> Candidate | 
     if area / max(w * h, 1.0) < MIN_RECT_FILL:
         return None
     return Candidate(initial_quad(hull), area, contour, hull)
-
-
-def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
-    """How much of the quad's weakest side is a real step between card and table, 0..1.
-
-    A card's edge is one continuous step in colour all along each side. A patch of wood
-    grain boxed in by grain lines has two sides that cut across the stripes, where the
-    step comes and goes.
-    """
-    height, width = image.shape[:2]
-    starts = quad
-    directions = np.roll(quad, -1, axis=0) - quad
-    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
-    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1) / np.maximum(lengths, 1e-6)
-    if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
-        normals = -normals  # keep the normals pointing into the card
-    along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
-    points = starts[:, None, :] + directions[:, None, :] * along
-    samples = []
-    for side in (points + normals[:, None, :] * EDGE_OFFSET,
-                 points - normals[:, None, :] * EDGE_OFFSET):
-        xs = np.clip(side[..., 0].round().astype(int), 0, width - 1)
-        ys = np.clip(side[..., 1].round().astype(int), 0, height - 1)
-        samples.append(image[ys, xs].astype(np.int16))
-    step = np.abs(samples[0] - samples[1]).max(axis=2)
-    return float((step > EDGE_STEP).mean(axis=1).min())
-
-
-def card_shaped(quad: np.ndarray) -> bool:
-    """A card's proportions, with opposite sides as nearly equal as perspective leaves a
-    card's (a patch of grain between two cards, or a cup's rim, is a lopsided quad)."""
-    sides = np.maximum(_side_lengths(quad), 1.0)
-    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-    opposite = np.maximum(sides[:2] / sides[2:], sides[2:] / sides[:2])
-    return (ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]
-            and float(opposite.max()) <= MAX_OPPOSITE_RATIO)
 
 
 def confirm(candidate: Candidate, image: np.ndarray) -> tuple[Candidate, float] | None:
@@ -520,10 +476,10 @@ def snap_outlines(image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndar
 def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     """Outlines (4×2 float32, clockwise, photo pixels) of every card lying in the photo."""
     small, scale = _shrink(image)
-    candidates: list[Candidate] = []
-    for mask in cue_masks(small):
-        candidates.extend(_candidates_from_mask(mask))
-    return snap_outlines(image, [c.outline / scale for c in select_cards(candidates, small)])
+    cues = cue_masks(small)
+    candidates = [candidate for mask in cues for candidate in _candidates_from_mask(mask)]
+    found = [card.outline for card in select_cards(candidates, small)]
+    return snap_outlines(image, [outline / scale for outline in found])
 
 
 def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -542,7 +498,7 @@ def _shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 def portrait(outline: np.ndarray) -> np.ndarray:
     """The outline reordered so its first side is a short side (the card's top)."""
-    sides = _side_lengths(outline)
+    sides = side_lengths(outline)
     if sides[0] + sides[2] > sides[1] + sides[3]:
         return np.roll(outline, -1, axis=0)
     return outline
@@ -557,7 +513,7 @@ def rectify(image: np.ndarray, outline: np.ndarray,
     """
     outline = portrait(outline)
     if size is None:
-        sides = _side_lengths(outline)
+        sides = side_lengths(outline)
         measured = (sides[0] + sides[2]) / (sides[1] + sides[3])
         aspect = min(CARD_ASPECTS, key=lambda a: abs(a - measured))
         size = (round(RECTIFIED_HEIGHT * aspect), RECTIFIED_HEIGHT)
@@ -586,7 +542,7 @@ def _card_region(image: np.ndarray, outline: np.ndarray, height: int
     x0, y0 = max(x0, 0), max(y0, 0)
     region = image[y0:y1, x0:x1]
     outline = outline - np.array([x0, y0], np.float32)
-    shrink = 1.5 * height / float(_side_lengths(outline).max())
+    shrink = 1.5 * height / float(side_lengths(outline).max())
     if shrink >= 1 or region.size == 0:
         return region, outline
     size = (max(1, round(region.shape[1] * shrink)), max(1, round(region.shape[0] * shrink)))

@@ -1,0 +1,94 @@
+"""Card-shaped quadrilaterals in a photo: their order, their proportions, and whether each
+side is a real edge between card and table.
+
+The table view's locator and its glare path both propose four-cornered outlines; these are
+the tests every proposal must pass, whichever cue made it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Short side over long side, as the camera may see it: bridge is 57/89 = 0.64, poker
+# 63/89 = 0.71; perspective can push either way. A tilted poker card reaches 0.85 one
+# time in a hundred, past 0.88 one in four hundred; a square score pad tilted as much
+# seldom comes below 0.88.
+ASPECT_RANGE = (0.42, 0.88)
+# Longer over shorter of two opposite sides: a card under the camera's perspective stays
+# within 1.1; the rest is room for the fit's error.
+MAX_OPPOSITE_RATIO = 1.2
+MIN_CARD_AREA_FRACTION = 0.0025  # a card smaller than this holds no readable index
+MAX_CARD_AREA_FRACTION = 0.9  # a close-up of one card may nearly fill the photo
+EDGE_SAMPLES = 24  # points sampled along each side
+EDGE_OFFSET = 3.0  # pixels either side of the outline: past blur, within the card's margin
+EDGE_STEP = 18  # grey levels (any channel) between inside and outside that make an edge
+MIN_EDGE_SUPPORT = 0.5  # share of a side's samples that must be an edge, for every side
+
+
+def order_clockwise(points: np.ndarray) -> np.ndarray:
+    """Four points clockwise (in image coordinates) starting with the top-left-most."""
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0).astype(np.float32)
+
+
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+
+
+def card_shaped(quad: np.ndarray) -> bool:
+    """A card's proportions, with opposite sides as nearly equal as perspective leaves a
+    card's (a patch of grain between two cards, or a cup's rim, is a lopsided quad)."""
+    sides = np.maximum(side_lengths(quad), 1.0)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    opposite = np.maximum(sides[:2] / sides[2:], sides[2:] / sides[:2])
+    return (ASPECT_RANGE[0] <= short / long_ <= ASPECT_RANGE[1]
+            and float(opposite.max()) <= MAX_OPPOSITE_RATIO)
+
+
+def card_sized(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Large enough to hold a readable index, and not the whole photo."""
+    area = abs(cv2.contourArea(quad.reshape(-1, 1, 2)))
+    image_area = float(shape[0] * shape[1])
+    return MIN_CARD_AREA_FRACTION * image_area <= area <= MAX_CARD_AREA_FRACTION * image_area
+
+
+def side_support(image: np.ndarray, quad: np.ndarray, hidden: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """For each side of ``quad``: the share of its visible samples that are a real step
+    between card and table, and the share of its samples that are visible at all.
+
+    A card's edge is one continuous step in colour all along each side. A patch of wood
+    grain boxed in by grain lines has two sides that cut across the stripes, where the
+    step comes and goes. A sample is hidden where ``hidden`` (a mask the size of
+    ``image``) covers either of its two points: glare leaves no step to see there.
+    """
+    height, width = image.shape[:2]
+    directions = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
+    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1) / np.maximum(lengths, 1e-6)
+    if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
+        normals = -normals  # keep the normals pointing into the card
+    along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
+    points = quad[:, None, :] + directions[:, None, :] * along
+    samples = []
+    visible = np.ones((4, EDGE_SAMPLES), bool)
+    for side in (points + normals[:, None, :] * EDGE_OFFSET,
+                 points - normals[:, None, :] * EDGE_OFFSET):
+        xs = np.clip(side[..., 0].round().astype(int), 0, width - 1)
+        ys = np.clip(side[..., 1].round().astype(int), 0, height - 1)
+        samples.append(image[ys, xs].astype(np.int16))
+        if hidden is not None:
+            visible &= hidden[ys, xs] == 0
+    step = (np.abs(samples[0] - samples[1]).max(axis=2) > EDGE_STEP) & visible
+    seen = visible.sum(axis=1)
+    return step.sum(axis=1) / np.maximum(seen, 1), seen / EDGE_SAMPLES
+
+
+def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
+    """How much of the quad's weakest side is a real step between card and table, 0..1."""
+    support, _ = side_support(image, quad)
+    return float(support.min())
