@@ -8,10 +8,12 @@ back's motif (a patterned back on patterned cloth), regions dense with edges (bo
 patterned backs), and regions of fine strong contrast (a borderless check whose colours
 average to the table's). A candidate must be a convex quadrilateral with a card's
 proportions that fills its outline and whose every side is a real colour step; two cards
-side by side that make one such outline are told apart. Each outline is then snapped to
-the card's edges in the full-resolution photo and the card rectified from there straight
-to the reader's size, so a 12 MP picture gives the reader every pixel of the index; the
-reader, handed all of a frame's cards at once, decides face, back, or abstain.
+side by side that make one such outline are told apart. A card whose edge a glare spot has
+blanked, so that no cue outlines it, is found from the straight sides the spot leaves in
+sight (``glare``). Each outline is then snapped to the card's edges in the full-resolution
+photo and the card rectified from there straight to the reader's size, so a 12 MP picture
+gives the reader every pixel of the index; the reader, handed all of a frame's cards at
+once, decides face, back, or abstain.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card
+from .glare import glare_outlines
 from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
@@ -479,6 +482,8 @@ def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     cues = cue_masks(small)
     candidates = [candidate for mask in cues for candidate in _candidates_from_mask(mask)]
     found = [card.outline for card in select_cards(candidates, small)]
+    found += glare_outlines(small, (cues.stock, cues.enclosed, cues.coarse_enclosed), cues.stock,
+                            found)
     return snap_outlines(image, [outline / scale for outline in found])
 
 
