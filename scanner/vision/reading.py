@@ -6,17 +6,19 @@ face is named only when both corners lean to the same card and together clear a 
 score, or when one corner names it with a stricter score and the other names nothing
 surely (glare or wear on one index). A read short of certain, or an abstention, is
 weighed against the middle of the card (``middle``): its pips may veto a suit or settle a
-doubt the blurred indices left. A card still abstained on gets a second look, its corner
-windows cut at a grid of small shifts (``second_look``). Anything else is
-``Reading("up", None, c)``: the deal stops and a person looks. A learnt deck profile reads
-with its own glyphs instead (``profile.DeckProfile.read``).
+doubt the blurred indices left. In a table photo every spade and club is weighed so too,
+since blur can make both of a club's indices a sure spade (``MIDDLE_ALWAYS``). A card
+still abstained on gets a second look, its corner windows cut at a grid of small shifts
+(``second_look``). Anything else is ``Reading("up", None, c)``: the deal stops and a person
+looks. A learnt deck profile reads with its own glyphs instead (``profile.DeckProfile.read``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Literal, TypeVar
 
 import numpy as np
@@ -175,13 +177,22 @@ def decide(a: CardScores, b: CardScores, joint: Together, agree: float, single: 
 # A read with either corner below this score has the middle checked; it is rarely needed
 # (most corners score nearly 1), so the look at the middle costs little on average.
 CHECK_BELOW = 0.98
+# Suits whose every read has the middle checked, by view. A spade's index and a club's
+# differ by a pixel or two, and the table view's motion blur can turn a club into a spade
+# in both corners at once, each sure (a 7C read as 7S at 1.0 while its middle shows seven
+# clubs). The read station's calibration frames show no such read, and its 5 ms budget
+# has no room for the middle on every other card.
+MIDDLE_ALWAYS: Mapping[str, frozenset[Suit]] = MappingProxyType({
+    "station": frozenset(), "card": frozenset({Suit.S, Suit.C})})
 
 
-def checks_middle(a: CardScores, b: CardScores, named: Card | None) -> bool:
-    """Whether a read is weighed against the middle: an abstention, or any read short of
-    both corners sure. Two corners each a little unsure can be sure together of a wrong
-    card when the same blur or fading misleads both; the middle is a witness apart."""
-    return named is None or min(a.score, b.score) < CHECK_BELOW
+def checks_middle(a: CardScores, b: CardScores, named: Card | None,
+                  always: frozenset[Suit] = frozenset()) -> bool:
+    """Whether a read is weighed against the middle: an abstention, a read short of both
+    corners sure, or a card of a suit in ``always``. Two corners each a little unsure can
+    be sure together of a wrong card when the same blur or fading misleads both; the
+    middle is a witness apart."""
+    return named is None or min(a.score, b.score) < CHECK_BELOW or named.suit in always
 
 
 _SUIT_PLAUSIBLE = 0.2  # the corners' mean belief in a suit the middle settles
@@ -228,12 +239,12 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
 
 
 def _first_look(card: np.ndarray, ranks: np.ndarray, suits: np.ndarray, reader: CornerReader,
-                t: Thresholds) -> tuple[Card | None, float, Middle | None]:
+                t: Thresholds, always: frozenset[Suit]) -> tuple[Card | None, float, Middle | None]:
     """The corners' answer for one card (``ranks``, ``suits``: its two corners' beliefs),
     weighed against its middle where ``checks_middle`` asks; and the middle, if looked at."""
     a, b = score_corners(ranks, suits)
     named, confidence = decide(a, b, together(ranks, suits), t.agree, t.single, t.other)
-    if not checks_middle(a, b, named):
+    if not checks_middle(a, b, named, always):
         return named, confidence, None
     middle = look_at_middle(card, reader.pips)
     named, confidence = weigh_the_middle(middle, named, confidence, a, b, ranks, suits, t)
@@ -261,7 +272,8 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
     out, unsure = [], []
     for i, card in enumerate(cards):
         named, confidence, middle = _first_look(card, ranks[2 * i:2 * i + 2],
-                                                suits[2 * i:2 * i + 2], reader, t)
+                                                suits[2 * i:2 * i + 2], reader, t,
+                                                MIDDLE_ALWAYS[view])
         out.append((named, confidence))
         if named is None and middle is not None and t.second < 1.0:
             unsure.append((i, middle))

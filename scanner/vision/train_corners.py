@@ -56,6 +56,7 @@ from .index import CANONICAL_SIZE, canonical
 from .middle import Middle, look_at_middle
 from .perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
 from .reading import (
+    MIDDLE_ALWAYS,
     CardScores,
     Together,
     agreement,
@@ -438,23 +439,26 @@ class Scored:
     middle: Middle
     truth: Card | None
 
-    def wrong(self, named: Card | None) -> bool:
-        """Whether naming ``named`` would stand as a wrong answer: the middle, which the
-        reader weighs every read short of unanimous against, does not veto it."""
+    def wrong(self, named: Card | None, view: str) -> bool:
+        """Whether naming ``named`` would stand as a wrong answer in ``view``: the middle,
+        which that view's reader weighs the read against (``checks_middle``), does not
+        veto it."""
         if named is None or named == self.truth:
             return False
-        return not (self.middle.vetoes(named) and checks_middle(self.a, self.b, named))
+        return not (self.middle.vetoes(named)
+                    and checks_middle(self.a, self.b, named, MIDDLE_ALWAYS[view]))
 
 
-def _thresholds(scores: list[Scored]) -> dict[str, float]:
-    """Thresholds under which no calibration card is named wrongly, nor any joker, back or
-    foreign letter named at all, SAFETY log-odds clear of the worst wrong score."""
+def _thresholds(scores: list[Scored], view: str) -> dict[str, float]:
+    """Thresholds under which no calibration card is named wrongly in ``view``, nor any
+    joker, back or foreign letter named at all, SAFETY log-odds clear of the worst wrong
+    score."""
     supported = [(s, *agreement(s.a, s.b, s.joint)) for s in scores]
-    agree_wrong = [score for s, card, score in supported if s.wrong(card)]
+    agree_wrong = [score for s, card, score in supported if s.wrong(card, view)]
     agree = _above(max(agree_wrong, default=0.5))
     alone = [(s, max((s.a, s.b), key=lambda c: c.score)) for s in scores
              if min(s.a.score, s.b.score) <= OTHER]
-    single_wrong = [named.score for s, named in alone if s.wrong(named.card)]
+    single_wrong = [named.score for s, named in alone if s.wrong(named.card, view)]
     single = max(agree, _above(max(single_wrong, default=0.5)))
     return {"agree": agree, "single": single, "other": OTHER}
 
@@ -464,7 +468,7 @@ def _report(view: str, scores: list[Scored], thresholds: dict[str, float]) -> No
     for s in scores:
         named, _ = decide(s.a, s.b, s.joint, **thresholds)
         right += named == s.truth
-        wrong += s.wrong(named)
+        wrong += s.wrong(named, view)
     n = len(scores)
     print(f"calibration {view}: " + ", ".join(f"{k} {v:.4f}" for k, v in thresholds.items())
           + f"; {n} cards: right {100 * right / n:.2f}%, wrong {wrong}, "
@@ -517,10 +521,10 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
         middle = look_at_middle(canonical(c.image), reader.pips)
         scores.append(Scored(a, b, together(ranks, suits), middle, c.card))
     station = [s for s, c in zip(scores, cards, strict=True) if c.station]
-    general = _thresholds(scores)
+    general = _thresholds(scores, "card")
     # One corner read alone is rare at the station, too rare for its own calibration to
     # bound: the threshold for it is at least the one calibrated on all cards.
-    own = _thresholds(station)
+    own = _thresholds(station, "station")
     own["single"] = max(own["single"], general["single"])
     abstained = [i for i, (s, c) in enumerate(zip(scores, cards, strict=True))
                  if decide(s.a, s.b, s.joint, **(own if c.station else general))[0] is None]

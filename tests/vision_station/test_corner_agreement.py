@@ -92,16 +92,24 @@ def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
     corner = CardScores(parse_card("JS"), 0.96)
     joker = Scored(corner, corner, Together(parse_card("JS"), 0.99, 0.96), middle=NOTHING,
                    truth=None)
-    assert joker.wrong(parse_card("JS"))
-    assert not joker.wrong(None)
+    assert joker.wrong(parse_card("JS"), "card")
+    assert not joker.wrong(None, "card")
 
 
 def test_calibration_does_not_count_a_wrong_read_the_middle_vetoes():
     a, b = CardScores(parse_card("TD"), 0.97), CardScores(parse_card("TD"), 0.89)
     faded_heart = Scored(a, b, Together(parse_card("TD"), 0.9995, 0.89), middle=HEARTS,
                          truth=parse_card("TH"))
-    assert not faded_heart.wrong(parse_card("TD"))
+    assert not faded_heart.wrong(parse_card("TD"), "card")
     sure = CardScores(parse_card("TD"), 0.99)
     unchecked = Scored(sure, sure, Together(parse_card("TD"), 0.9999, 0.99), middle=HEARTS,
                        truth=parse_card("TH"))
-    assert unchecked.wrong(parse_card("TD"))
+    assert unchecked.wrong(parse_card("TD"), "card")
+
+
+def test_calibration_counts_a_sure_spade_the_middle_vetoes_as_wrong_only_at_the_station():
+    sure = CardScores(parse_card("7S"), 1.0)
+    club = Scored(sure, sure, Together(parse_card("7S"), 1.0, 1.0),
+                  middle=Middle(Suit.C, 7, 7), truth=parse_card("7C"))
+    assert not club.wrong(parse_card("7S"), "card")
+    assert club.wrong(parse_card("7S"), "station")

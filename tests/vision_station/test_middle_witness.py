@@ -10,11 +10,17 @@ import pytest
 
 from scanner.cards import Card, Rank, Suit, parse_card
 from scanner.vision import render
-from scanner.vision.corner_net import Thresholds
+from scanner.vision.corner_net import WINDOW, Thresholds
 from scanner.vision.index import CANONICAL_SIZE, canonical
 from scanner.vision.middle import Middle, look_at_middle
 from scanner.vision.perturb import perturb_motion
-from scanner.vision.reading import CardScores, weigh_the_middle
+from scanner.vision.reading import (
+    MIDDLE_ALWAYS,
+    CardScores,
+    checks_middle,
+    read_card_images,
+    weigh_the_middle,
+)
 
 STATION = Thresholds(agree=0.6, single=0.9, other=0.3)
 RANKS = tuple(Rank)
@@ -183,3 +189,32 @@ def test_a_court_card_is_vetoed_by_its_lone_pip_of_another_suit():
 def test_the_clubs_of_a_court_card_picture_are_found_as_one_pip():
     assert look_at_middle(face("JC")).court_suit == Suit.C
     assert look_at_middle(face("QC")).court_suit == Suit.C
+
+
+def test_every_spade_or_club_read_from_a_table_photo_is_checked_against_its_middle():
+    sure = CardScores(parse_card("7S"), 1.0)
+    assert checks_middle(sure, sure, parse_card("7S"), MIDDLE_ALWAYS["card"])
+    assert checks_middle(sure, sure, parse_card("7C"), MIDDLE_ALWAYS["card"])
+
+
+def test_a_red_card_both_corners_are_sure_of_is_not_checked_against_its_middle():
+    sure = CardScores(parse_card("7H"), 1.0)
+    assert not checks_middle(sure, sure, parse_card("7H"), MIDDLE_ALWAYS["card"])
+
+
+def test_the_read_station_checks_no_sure_read_against_its_middle():
+    sure = CardScores(parse_card("7S"), 1.0)
+    assert not checks_middle(sure, sure, parse_card("7S"), MIDDLE_ALWAYS["station"])
+
+
+@pytest.mark.parametrize("club", ["7C", "KC", "AC"])
+def test_a_club_whose_indices_both_read_surely_as_a_spade_is_not_named_from_a_table_photo(club):
+    """Motion blur can turn both of a club's indices into a spade's, each read at 1.0; the
+    card's middle still shows clubs (a court card's, its lone pip)."""
+    card = face(club)
+    spade = face(club[0] + "S")
+    w, h = WINDOW
+    card[:h, :w], card[-h:, -w:] = spade[:h, :w], spade[-h:, -w:]
+    [reading] = read_card_images([card])
+    assert reading.card is None
+    assert reading.confidence < 0.5
