@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card
+from .corner_net import CornerReader
 from .glare import glare_outlines
 from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
@@ -555,17 +556,19 @@ def _card_region(image: np.ndarray, outline: np.ndarray, height: int
 
 
 def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
-               letters: str | None = None) -> list[Detection]:
+               letters: str | None = None, *, reader: CornerReader | None = None
+               ) -> list[Detection]:
     """Every card lying in the photo: face up with rank and suit, face down, or abstained.
 
     An abstention is still a detection (``card`` None): a card is there and nobody knows
-    which, which the table must hear rather than miss. ``profile`` and ``letters`` are as
-    for ``reading.read_card_images``, which reads all the frame's cards in one call.
+    which, which the table must hear rather than miss. ``profile``, ``letters`` and
+    ``reader`` are as for ``reading.read_card_images``, which reads all the frame's cards
+    in one call.
     """
     frame = bgr_frame(frame)
     outlines = [portrait(outline) for outline in locate_cards(frame)]
     cards = [rectify(frame, outline, CANONICAL_SIZE) for outline in outlines]
-    readings = read_card_images(cards, profile=profile, letters=letters)
+    readings = read_card_images(cards, profile=profile, letters=letters, reader=reader)
     return [Detection(r.face, r.card, r.confidence, outline)
             for r, outline in zip(readings, outlines, strict=True)]
 
