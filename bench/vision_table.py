@@ -43,12 +43,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.cards import ALL_CARDS
+from scanner.cards import ALL_CARDS, BRIDGE_52
 from scanner.vision.corner_net import CornerReader
 from scanner.vision.glyphs import LETTER_SET_MEANINGS
 from scanner.vision.index import CANONICAL_SIZE
+from scanner.vision.profile import learn, learn_order
 from scanner.vision.reading import read_card_images
-from scanner.vision.render import BACKS, HELDOUT_STYLES, STYLES, TUNING_STYLES
+from scanner.vision.render import BACKS, HELDOUT_STYLES, PROFILE_ONLY_STYLES, STYLES, TUNING_STYLES
 from scanner.vision.scene import (
     BACKGROUNDS,
     PHOTO_PERTURBATIONS,
@@ -58,6 +59,8 @@ from scanner.vision.scene import (
     compose_scene,
     outline_matches,
 )
+from scanner.vision.sources import VirtualCamera
+from scanner.vision.station import card_passes
 from scanner.vision.table import Detection, locate_cards, portrait, read_table, rectify
 from scanner.vision.train_corners import build
 from scanner.vision.train_glyphs import build as build_glyph_model
@@ -202,6 +205,23 @@ def leave_one_style_out(style: str, scenes_per_condition: int, model: Path | Non
         build(others, model)
     reader = CornerReader(model, pips=build_glyph_model(others))
     return run_accuracy([style], scenes_per_condition, EVAL_SEED_BASE + 800_000, reader=reader)
+
+
+def with_learnt_profile(style: str, scenes_per_condition: int) -> dict[tuple[str, str, str], Score]:
+    """Learn ``style`` from one sorted deck at the virtual read station, as a club would
+    before dealing a new design, then read its table scenes with that profile."""
+    camera = VirtualCamera(learn_order(BRIDGE_52), style, seed=EVAL_SEED_BASE + 77)
+    profile = learn(card_passes(camera.frames(), camera.one_card_per_frame), BRIDGE_52)
+    results: dict[tuple[str, str, str], Score] = {}
+    seed = EVAL_SEED_BASE + 850_000
+    for condition in conditions():
+        total = Score(Counter(), [])
+        for _ in range(scenes_per_condition):
+            seed += 1
+            scene = render_scene(seed, style, condition)
+            total += score(scene, read_table(scene.image, profile=profile), None)
+        results[(style, condition.background, condition.label)] = total
+    return results
 
 
 def rate(tally: Counter[str], key: str) -> str:
@@ -357,6 +377,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     seen = run_accuracy(others, max(1, args.scenes // 2), EVAL_SEED_BASE + 500_000, mixed)
     print_table("other styles (tuning styles, and nordic which needs a profile), fresh seeds, "
                 "clean and mixed conditions", group(seen, 0))
+    for style in PROFILE_ONLY_STYLES:
+        learnt = with_learnt_profile(style, max(1, args.scenes // 2))
+        print_table(f"{style} after learning it from one sorted deck at the read station",
+                    group(learnt, 0))
+        print_table(f"{style} after learning, by perturbation", group(learnt, 2))
     print_table("fanned hands (stretch goal: overlapping cards, corner indices visible)",
                 [("fanned", run_fanned(args.fanned, EVAL_SEED_BASE + 700_000))])
     run_latency(args.latency_frames)
