@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -38,8 +37,7 @@ from scanner.vision.profile import DeckProfile, learn, learn_order
 from scanner.vision.reading import read_card_images
 from scanner.vision.sources import VirtualCamera
 from scanner.vision.station import card_passes, locate_station_card, read_station, rectify
-from scanner.vision.train_corners import build
-from scanner.vision.train_glyphs import build as build_glyph_model
+from scanner.vision.train_corners import reader_without
 
 BENCH_SEED = 900_000  # far from the training (61 000) and calibration (83 000) seeds
 
@@ -115,15 +113,8 @@ def with_learnt_profile(style: str, count: int) -> Tally:
 
 
 def leave_one_style_out(style: str, count: int, model: Path | None) -> Tally:
-    """Read ``style`` with a corner net trained without it (``model``, or one trained now
-    from the other tuning styles), weighing doubtful reads against pip templates built
-    without it too (about a minute)."""
-    others = tuple(s for s in render.TUNING_STYLES if s != style)
-    if model is None:
-        model = Path(tempfile.mkdtemp()) / f"without-{style}.onnx"
-        build(others, model)
-    pips = build_glyph_model(others)
-    return by_style([style], count, reader=CornerReader(model, pips=pips))[style]
+    """Read ``style`` with a reader that never saw it (``reader_without``)."""
+    return by_style([style], count, reader=reader_without(style, model))[style]
 
 
 def by_perturbation(styles: tuple[str, ...], count: int) -> dict[str, Tally]:
@@ -199,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.model is not None:
         if len(args.leave_out) != 1:
             parser.error("--model needs exactly one --leave-out style")
+        if not args.model.is_file():
+            parser.error(f"--model {args.model}: no such file")
         style = args.leave_out[0]
         print(f"Leave one style out: {args.model}, trained without {style}, reading it")
         print(HEADER)

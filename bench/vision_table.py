@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -47,7 +46,7 @@ from scanner.cards import ALL_CARDS, BRIDGE_52
 from scanner.vision.corner_net import CornerReader
 from scanner.vision.glyphs import LETTER_SET_MEANINGS
 from scanner.vision.index import CANONICAL_SIZE
-from scanner.vision.profile import learn, learn_order
+from scanner.vision.profile import DeckProfile, learn, learn_order
 from scanner.vision.reading import read_card_images
 from scanner.vision.render import BACKS, HELDOUT_STYLES, PROFILE_ONLY_STYLES, STYLES, TUNING_STYLES
 from scanner.vision.scene import (
@@ -62,8 +61,7 @@ from scanner.vision.scene import (
 from scanner.vision.sources import VirtualCamera
 from scanner.vision.station import card_passes
 from scanner.vision.table import Detection, locate_cards, portrait, read_table, rectify
-from scanner.vision.train_corners import build
-from scanner.vision.train_glyphs import build as build_glyph_model
+from scanner.vision.train_corners import reader_without
 
 EVAL_SEED_BASE = 100_000
 CARDS_PER_SCENE = 12
@@ -176,8 +174,8 @@ def conditions() -> list[Condition]:
 
 
 def run_accuracy(styles: Sequence[str], scenes_per_condition: int, seed_base: int,
-                 only: Sequence[Condition] | None = None, reader: CornerReader | None = None
-                 ) -> dict[tuple[str, str, str], Score]:
+                 only: Sequence[Condition] | None = None, reader: CornerReader | None = None,
+                 profile: DeckProfile | None = None) -> dict[tuple[str, str, str], Score]:
     results: dict[tuple[str, str, str], Score] = {}
     seed = seed_base
     for condition in only or conditions():
@@ -187,41 +185,28 @@ def run_accuracy(styles: Sequence[str], scenes_per_condition: int, seed_base: in
                 seed += 1
                 scene = render_scene(seed, style, condition)
                 letters = letters_of(style)
-                total += score(scene, read_table(scene.image, letters=letters, reader=reader),
-                               letters, reader)
+                detections = read_table(scene.image, profile, letters, reader=reader)
+                total += score(scene, detections, letters, reader)
             results[(style, condition.background, condition.label)] = total
     return results
 
 
 def leave_one_style_out(style: str, scenes_per_condition: int, model: Path | None
                         ) -> dict[tuple[str, str, str], Score]:
-    """Table scenes of ``style`` read by a corner net trained without it (``model``, or one
-    trained now from the other tuning styles: minutes), its doubtful reads weighed against
-    pip templates built without it too. The nearest this bench comes to photos of a real
-    deck whose design nobody trained on."""
-    others = tuple(s for s in TUNING_STYLES if s != style)
-    if model is None:
-        model = Path(tempfile.mkdtemp()) / f"without-{style}.onnx"
-        build(others, model)
-    reader = CornerReader(model, pips=build_glyph_model(others))
-    return run_accuracy([style], scenes_per_condition, EVAL_SEED_BASE + 800_000, reader=reader)
+    """Table scenes of ``style`` read by a reader that never saw it (``reader_without``):
+    the nearest this bench comes to photos of a real deck whose design nobody trained on."""
+    return run_accuracy([style], scenes_per_condition, EVAL_SEED_BASE + 800_000,
+                        reader=reader_without(style, model))
 
 
-def with_learnt_profile(style: str, scenes_per_condition: int) -> dict[tuple[str, str, str], Score]:
+def with_learnt_profile(style: str, scenes_per_condition: int
+                        ) -> dict[tuple[str, str, str], Score]:
     """Learn ``style`` from one sorted deck at the virtual read station, as a club would
     before dealing a new design, then read its table scenes with that profile."""
     camera = VirtualCamera(learn_order(BRIDGE_52), style, seed=EVAL_SEED_BASE + 77)
     profile = learn(card_passes(camera.frames(), camera.one_card_per_frame), BRIDGE_52)
-    results: dict[tuple[str, str, str], Score] = {}
-    seed = EVAL_SEED_BASE + 850_000
-    for condition in conditions():
-        total = Score(Counter(), [])
-        for _ in range(scenes_per_condition):
-            seed += 1
-            scene = render_scene(seed, style, condition)
-            total += score(scene, read_table(scene.image, profile=profile), None)
-        results[(style, condition.background, condition.label)] = total
-    return results
+    return run_accuracy([style], scenes_per_condition, EVAL_SEED_BASE + 850_000,
+                        profile=profile)
 
 
 def rate(tally: Counter[str], key: str) -> str:
@@ -356,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.reconfigure(line_buffering=True)  # tables appear as they finish
     if args.model is not None and args.leave_out is None:
         parser.error("--model needs --leave-out")
+    if args.model is not None and not args.model.is_file():
+        parser.error(f"--model {args.model}: no such file")
     if args.leave_out is not None:
         unseen = leave_one_style_out(args.leave_out, args.scenes, args.model)
         print_table(f"{args.leave_out}, never seen by the net nor the pip templates, "

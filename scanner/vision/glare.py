@@ -31,9 +31,13 @@ from .quads import (
     MIN_EDGE_SUPPORT,
     card_shaped,
     card_sized,
+    clear_of_border,
+    contains,
+    inward_normals,
     order_clockwise,
     side_lengths,
     side_support,
+    values_at,
 )
 from .sides import intersect
 
@@ -149,7 +153,7 @@ def glare_outlines(image: np.ndarray, regions: Sequence[np.ndarray], stock: np.n
                                        cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             outline = _card_behind(image, contour, glare, stock, proportions)
-            if outline is not None and not any(_overlap(outline, k) for k in known):
+            if outline is not None and not any(_same_card(outline, k) for k in known):
                 known.append(outline)
                 added.append(outline)
     return added
@@ -170,10 +174,10 @@ def _card_behind(image: np.ndarray, contour: np.ndarray, glare: Glare, stock: np
     touching = glare.near[points[:, 1], points[:, 0]] > 0
     if not TOUCH_RANGE[0] <= touching.mean() <= TOUCH_RANGE[1]:
         return None
-    x, y, w, h = cv2.boundingRect(contour)
-    if x <= 0 or y <= 0 or x + w >= image.shape[1] or y + h >= image.shape[0]:
-        return None  # cut off by the photo's border: not a whole card
-    window = _Window(image.shape, (x, y, w, h))
+    box = cv2.boundingRect(contour)
+    if not clear_of_border(box, image.shape):
+        return None
+    window = _Window(image.shape, box)
     sides = _merged([side for run in _runs(points, ~touching) for side in _straight_sides(run)])
     if len(sides) < 3:
         return None
@@ -314,10 +318,8 @@ _ALONG_SIDE = np.linspace(0.1, 0.9, 20, dtype=np.float32)[:, None]
 
 def _hidden_share_of_side(outline: np.ndarray, index: int, spots: np.ndarray) -> float:
     start, end = outline[index], outline[(index + 1) % 4]
-    points = (start + (end - start) * _ALONG_SIDE).round().astype(np.int32)
-    xs = np.minimum(np.maximum(points[:, 0], 0), spots.shape[1] - 1)
-    ys = np.minimum(np.maximum(points[:, 1], 0), spots.shape[0] - 1)
-    return float(np.count_nonzero(spots[ys, xs])) / len(points)
+    return float(np.count_nonzero(values_at(spots, start + (end - start) * _ALONG_SIDE))
+                 ) / len(_ALONG_SIDE)
 
 
 class _Window:
@@ -374,27 +376,16 @@ def _edges_where_seen(image: np.ndarray, outline: np.ndarray, spots: np.ndarray)
 
 def _framed(outline: np.ndarray, stock: np.ndarray, spots: np.ndarray) -> bool:
     """Just outside the outline lies white stock or glare all round: a back's panel."""
-    height, width = stock.shape
-    directions = np.roll(outline, -1, axis=0) - outline
-    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
-    inward = np.stack([-directions[:, 1], directions[:, 0]], axis=1) / np.maximum(lengths, 1e-6)
-    if cv2.contourArea(outline.reshape(-1, 1, 2), oriented=True) < 0:
-        inward = -inward
+    directions, inward = inward_normals(outline)
     along = np.linspace(0.05, 0.95, MARGIN_SAMPLES, dtype=np.float32)[None, :, None]
     on_sides = outline[:, None, :] + directions[:, None, :] * along
     for offset in MARGIN_OFFSETS:
-        points = (on_sides - inward[:, None, :] * offset).reshape(-1, 2)
-        xs = np.clip(points[:, 0].round().astype(int), 0, width - 1)
-        ys = np.clip(points[:, 1].round().astype(int), 0, height - 1)
-        if ((stock[ys, xs] > 0) | (spots[ys, xs] > 0)).mean() >= FRAMED:
+        points = on_sides - inward[:, None, :] * offset
+        if ((values_at(stock, points) > 0) | (values_at(spots, points) > 0)).mean() >= FRAMED:
             return True
     return False
 
 
-def _overlap(outline: np.ndarray, other: np.ndarray) -> bool:
-    """Either outline's centre lies inside the other: the same card."""
-    def holds(quad: np.ndarray, point: np.ndarray) -> bool:
-        return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
-                                    (float(point[0]), float(point[1])), False) >= 0
-
-    return holds(other, outline.mean(axis=0)) or holds(outline, other.mean(axis=0))
+def _same_card(outline: np.ndarray, other: np.ndarray) -> bool:
+    """Either outline's centre lies inside the other."""
+    return contains(other, outline.mean(axis=0)) or contains(outline, other.mean(axis=0))

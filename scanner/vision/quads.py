@@ -56,6 +56,37 @@ def card_sized(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     return MIN_CARD_AREA_FRACTION * image_area <= area <= MAX_CARD_AREA_FRACTION * image_area
 
 
+def inward_normals(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's vector (from its corner to the next) and its unit normal pointing into
+    the quad, whichever way round the corners run."""
+    directions = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
+    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1) / np.maximum(lengths, 1e-6)
+    if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
+        normals = -normals
+    return directions, normals
+
+
+def values_at(image: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The image's pixels nearest ``points`` (…×2, x then y), clamped to the image."""
+    xs = np.clip(points[..., 0].round().astype(int), 0, image.shape[1] - 1)
+    ys = np.clip(points[..., 1].round().astype(int), 0, image.shape[0] - 1)
+    return image[ys, xs]
+
+
+def contains(quad: np.ndarray, point: np.ndarray) -> bool:
+    """Whether ``point`` lies inside or on ``quad``."""
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                (float(point[0]), float(point[1])), False) >= 0
+
+
+def clear_of_border(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> bool:
+    """Whether a bounding box (x, y, w, h) keeps off the photo's edge: a region touching
+    it is not a whole card (and may be the table itself)."""
+    x, y, w, h = box
+    return x > 0 and y > 0 and x + w < shape[1] and y + h < shape[0]
+
+
 def side_support(image: np.ndarray, quad: np.ndarray, hidden: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """For each side of ``quad``: the share of its visible samples that are a real step
@@ -66,23 +97,16 @@ def side_support(image: np.ndarray, quad: np.ndarray, hidden: np.ndarray | None 
     step comes and goes. A sample is hidden where ``hidden`` (a mask the size of
     ``image``) covers either of its two points: glare leaves no step to see there.
     """
-    height, width = image.shape[:2]
-    directions = np.roll(quad, -1, axis=0) - quad
-    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
-    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1) / np.maximum(lengths, 1e-6)
-    if cv2.contourArea(quad.reshape(-1, 1, 2), oriented=True) < 0:
-        normals = -normals  # keep the normals pointing into the card
+    directions, normals = inward_normals(quad)
     along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
     points = quad[:, None, :] + directions[:, None, :] * along
     samples = []
     visible = np.ones((4, EDGE_SAMPLES), bool)
     for side in (points + normals[:, None, :] * EDGE_OFFSET,
                  points - normals[:, None, :] * EDGE_OFFSET):
-        xs = np.clip(side[..., 0].round().astype(int), 0, width - 1)
-        ys = np.clip(side[..., 1].round().astype(int), 0, height - 1)
-        samples.append(image[ys, xs].astype(np.int16))
+        samples.append(values_at(image, side).astype(np.int16))
         if hidden is not None:
-            visible &= hidden[ys, xs] == 0
+            visible &= values_at(hidden, side) == 0
     step = (np.abs(samples[0] - samples[1]).max(axis=2) > EDGE_STEP) & visible
     seen = visible.sum(axis=1)
     return step.sum(axis=1) / np.maximum(seen, 1), seen / EDGE_SAMPLES

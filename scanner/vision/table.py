@@ -36,6 +36,8 @@ from .quads import (
     MIN_CARD_AREA_FRACTION,
     MIN_EDGE_SUPPORT,
     card_shaped,
+    clear_of_border,
+    contains,
     edge_support,
     order_clockwise,
     side_lengths,
@@ -240,8 +242,7 @@ def rough_candidate(contour: np.ndarray, shape: tuple[int, ...]) -> Candidate | 
     area = cv2.contourArea(contour)
     if not MIN_CARD_AREA_FRACTION * image_area <= area <= MAX_CARD_AREA_FRACTION * image_area:
         return None
-    x, y, w, h = cv2.boundingRect(contour)
-    if x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]:
+    if not clear_of_border(cv2.boundingRect(contour), shape):
         return None
     hull = cv2.convexHull(contour)
     (_, _), (w, h), _ = cv2.minAreaRect(hull)
@@ -289,8 +290,7 @@ def _candidates_from_mask(mask: np.ndarray) -> list[Candidate]:
 
 
 def _contains(outer: Candidate, point: np.ndarray) -> bool:
-    contour = outer.outline.reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+    return contains(outer.outline, point)
 
 
 @dataclass

@@ -28,6 +28,7 @@ import dataclasses
 import json
 import multiprocessing
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from functools import cache
@@ -68,6 +69,7 @@ from .reading import (
     together,
 )
 from .station import rectify, station_card
+from .train_glyphs import build as build_glyph_model
 
 TRAIN_SEED = 61_000
 CALIBRATION_SEED = 83_000  # never drawn for training; the bench draws from 900 000 up
@@ -535,6 +537,17 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
         _report(view, chosen, values)
         out[view] = {**values, "second": second}
     return out
+
+
+def reader_without(style: str, model: Path | None = None) -> CornerReader:
+    """A reader that never saw ``style``: the net at ``model`` (trained without it before)
+    or one trained now from the other tuning styles (minutes), with pip templates built
+    without it too. What a design nobody trained on meets, for the benchmarks."""
+    others = tuple(s for s in render.TUNING_STYLES if s != style)
+    if model is None:
+        model = Path(tempfile.mkdtemp()) / f"without-{style}.onnx"
+        build(others, model)
+    return CornerReader(model, pips=build_glyph_model(others))
 
 
 def build(styles: tuple[str, ...], out: Path, cards: int = 20_000, epochs: int = 12,

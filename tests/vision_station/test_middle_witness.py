@@ -79,19 +79,22 @@ def test_a_court_card_middle_does_not_fit_a_field_of_pips():
     assert Middle(Suit.C, shapes=3, pips=1).fits(Rank.J)
 
 
-def test_a_spade_or_club_the_indices_leave_open_is_settled_by_the_middle():
-    (a, b), ranks, suits = corners("5", {"S": 0.55, "C": 0.45}, {"C": 0.6, "S": 0.4})
-    card, confidence = weigh_the_middle(look_at_middle(face("5S")), None, 0.5, a, b,
-                                        ranks, suits, STATION)
-    assert card == parse_card("5S")
+def assert_settled(card: str, suits_a: dict[str, float], suits_b: dict[str, float]) -> None:
+    """Corners that abstained on ``card``'s rank with these suit beliefs are settled as
+    ``card`` by its own middle, at a name's confidence."""
+    (a, b), ranks, suits = corners(card[0], suits_a, suits_b)
+    named, confidence = weigh_the_middle(look_at_middle(face(card)), None, 0.49, a, b,
+                                         ranks, suits, STATION)
+    assert named == parse_card(card)
     assert confidence >= 0.5
 
 
+def test_a_spade_or_club_the_indices_leave_open_is_settled_by_the_middle():
+    assert_settled("5S", {"S": 0.55, "C": 0.45}, {"C": 0.6, "S": 0.4})
+
+
 def test_agreeing_corners_short_of_the_score_are_confirmed_by_a_middle_that_shows_them():
-    (a, b), ranks, suits = corners("7", {"C": 0.45, "S": 0.3}, {"C": 0.5, "S": 0.4})
-    card, _ = weigh_the_middle(look_at_middle(face("7C")), None, 0.49, a, b,
-                               ranks, suits, STATION)
-    assert card == parse_card("7C")
+    assert_settled("7C", {"C": 0.45, "S": 0.3}, {"C": 0.5, "S": 0.4})
 
 
 def test_the_middle_vetoes_a_suit_the_corners_misread():
@@ -169,11 +172,7 @@ def test_a_court_card_middle_shows_the_suit_of_its_lone_pip():
 
 
 def test_corners_split_between_two_suits_of_a_court_card_are_settled_by_its_pip():
-    (a, b), ranks, suits = corners("J", {"S": 0.9, "C": 0.1}, {"C": 0.8, "S": 0.2})
-    card, confidence = weigh_the_middle(look_at_middle(face("JS")), None, 0.49, a, b,
-                                        ranks, suits, STATION)
-    assert card == parse_card("JS")
-    assert confidence >= 0.5
+    assert_settled("JS", {"S": 0.9, "C": 0.1}, {"C": 0.8, "S": 0.2})
 
 
 def test_a_lone_pip_at_a_court_pips_sureness_settles_no_ace():
