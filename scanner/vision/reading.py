@@ -129,12 +129,15 @@ LEAN = 0.4
 @dataclass(frozen=True)
 class Together:
     """Two corners' beliefs taken together: the card their product favours, how sure they
-    are of it together (the product normalised over the cards), and the lesser of the two
-    corners' own beliefs in it."""
+    are of it together (the product normalised over the cards), the lesser of the two
+    corners' own beliefs in it, and the lesser of their leads of it over no card at all
+    (a corner's belief in the card less its belief that it shows no card of this deck: a
+    joker, a blank, a letter of another set)."""
 
     card: Card
     score: float
     lean: float
+    lead: float
 
 
 def together(ranks: np.ndarray, suits: np.ndarray) -> Together:
@@ -147,16 +150,23 @@ def together(ranks: np.ndarray, suits: np.ndarray) -> Together:
     cards = ranks[:, :, None] * suits[:, None, :]
     product = cards[0] * cards[1]
     rank, suit = np.unravel_index(int(product.argmax()), product.shape)
+    nothing = 1.0 - cards.sum(axis=(1, 2))
     return Together(Card(_RANKS[rank], _SUITS[suit]),
                     float(product[rank, suit] / max(float(product.sum()), 1e-30)),
-                    float(cards[:, rank, suit].min()))
+                    float(cards[:, rank, suit].min()),
+                    float((cards[:, rank, suit] - nothing).min()))
 
 
 def agreement(a: CardScores, b: CardScores, joint: Together) -> tuple[Card | None, float]:
     """The card two corners support together and how surely: the card their beliefs
-    together favour, when each leans to it; else the card both name, at the surer corner's
-    own score; else none."""
-    if joint.lean >= LEAN:
+    together favour, when each leans to it, and to it more than to no card at all; else the
+    card both name, at the surer corner's own score; else none.
+
+    The score of the card taken together is normalised over the cards alone, so two
+    corners each a little more sure that they show no card (a foreign letter, each read
+    48% as a ten and 52% as nothing) would be sure of the ten together.
+    """
+    if joint.lean >= LEAN and joint.lead > 0:
         return joint.card, joint.score
     if a.card == b.card:
         return a.card, max(a.score, b.score)

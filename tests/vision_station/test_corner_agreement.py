@@ -76,6 +76,32 @@ def test_corners_that_hardly_lean_to_a_card_are_not_taken_together():
     assert decide(a, b, joint, min(joint.score, AGREE), SINGLE, OTHER)[0] is None
 
 
+def doubting(card: str, belief: float) -> tuple[np.ndarray, np.ndarray]:
+    """A corner's rank and suit beliefs that give ``card`` ``belief`` and the rest to no
+    card of this deck (a joker, a blank, a letter of another set)."""
+    ranks = np.zeros(len(RANKS), np.float32)
+    suits = np.zeros(len(SUITS), np.float32)
+    ranks[RANKS.index(parse_card(card).rank)] = belief
+    suits[SUITS.index(parse_card(card).suit)] = 1.0
+    return ranks, suits
+
+
+def test_corners_each_surer_of_no_card_than_of_a_card_are_not_sure_of_it_together():
+    (ra, sa), (rb, sb) = doubting("TD", 0.48), doubting("TD", 0.54)
+    ranks, suits = np.stack([ra, rb]), np.stack([sa, sb])
+    a, b = CardScores(parse_card("TD"), 0.48), CardScores(parse_card("TD"), 0.54)
+    joint = together(ranks, suits)
+    assert joint.card == parse_card("TD") and joint.score > 0.999 and joint.lean >= 0.4
+    assert decide(a, b, joint, AGREE, SINGLE, OTHER)[0] is None
+
+
+def test_corners_leaning_to_a_card_more_than_to_no_card_are_taken_together():
+    (ra, sa), (rb, sb) = doubting("TD", 0.7), doubting("TD", 0.8)
+    joint = together(np.stack([ra, rb]), np.stack([sa, sb]))
+    a, b = CardScores(parse_card("TD"), 0.7), CardScores(parse_card("TD"), 0.8)
+    assert decide(a, b, joint, AGREE, SINGLE, OTHER) == (parse_card("TD"), joint.score)
+
+
 def test_one_sure_corner_names_the_card_while_the_other_is_unsure_of_anything():
     ranks, suits, (a, b) = beliefs({"QH": 1.0}, {"2C": 0.3, "5S": 0.3, "9D": 0.4})
     assert decide(a, b, together(ranks, suits), AGREE, SINGLE, OTHER)[0] == parse_card("QH")
@@ -90,7 +116,7 @@ def test_a_read_short_of_both_corners_sure_is_weighed_against_the_middle():
 
 def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
     corner = CardScores(parse_card("JS"), 0.96)
-    joker = Scored(corner, corner, Together(parse_card("JS"), 0.99, 0.96), middle=NOTHING,
+    joker = Scored(corner, corner, Together(parse_card("JS"), 0.99, 0.96, 0.92), middle=NOTHING,
                    truth=None)
     assert joker.wrong(parse_card("JS"), "card")
     assert not joker.wrong(None, "card")
@@ -98,18 +124,18 @@ def test_calibration_counts_any_card_named_on_a_joker_as_wrong():
 
 def test_calibration_does_not_count_a_wrong_read_the_middle_vetoes():
     a, b = CardScores(parse_card("TD"), 0.97), CardScores(parse_card("TD"), 0.89)
-    faded_heart = Scored(a, b, Together(parse_card("TD"), 0.9995, 0.89), middle=HEARTS,
+    faded_heart = Scored(a, b, Together(parse_card("TD"), 0.9995, 0.89, 0.78), middle=HEARTS,
                          truth=parse_card("TH"))
     assert not faded_heart.wrong(parse_card("TD"), "card")
     sure = CardScores(parse_card("TD"), 0.99)
-    unchecked = Scored(sure, sure, Together(parse_card("TD"), 0.9999, 0.99), middle=HEARTS,
+    unchecked = Scored(sure, sure, Together(parse_card("TD"), 0.9999, 0.99, 0.98), middle=HEARTS,
                        truth=parse_card("TH"))
     assert unchecked.wrong(parse_card("TD"), "card")
 
 
 def test_calibration_counts_a_sure_spade_the_middle_vetoes_as_wrong_only_at_the_station():
     sure = CardScores(parse_card("7S"), 1.0)
-    club = Scored(sure, sure, Together(parse_card("7S"), 1.0, 1.0),
+    club = Scored(sure, sure, Together(parse_card("7S"), 1.0, 1.0, 1.0),
                   middle=Middle(Suit.C, 7, 7), truth=parse_card("7C"))
     assert not club.wrong(parse_card("7S"), "card")
     assert club.wrong(parse_card("7S"), "station")
