@@ -9,7 +9,14 @@ import numpy as np
 
 from scanner.cards import Card, Rank, Suit, parse_card
 from scanner.vision.middle import Middle
-from scanner.vision.reading import CardScores, Together, checks_middle, decide, together
+from scanner.vision.reading import (
+    CardScores,
+    Together,
+    checks_middle,
+    decide,
+    score_corners,
+    together,
+)
 from scanner.vision.train_corners import Scored
 
 RANKS = tuple(Rank)
@@ -76,29 +83,28 @@ def test_corners_that_hardly_lean_to_a_card_are_not_taken_together():
     assert decide(a, b, joint, min(joint.score, AGREE), SINGLE, OTHER)[0] is None
 
 
-def doubting(card: str, belief: float) -> tuple[np.ndarray, np.ndarray]:
-    """A corner's rank and suit beliefs that give ``card`` ``belief`` and the rest to no
-    card of this deck (a joker, a blank, a letter of another set)."""
-    ranks = np.zeros(len(RANKS), np.float32)
-    suits = np.zeros(len(SUITS), np.float32)
-    ranks[RANKS.index(parse_card(card).rank)] = belief
-    suits[SUITS.index(parse_card(card).suit)] = 1.0
-    return ranks, suits
+def doubting(card: str, *beliefs_in_card: float
+             ) -> tuple[np.ndarray, np.ndarray, list[CardScores]]:
+    """Two corners' rank and suit beliefs that give ``card`` each its belief and the rest
+    to no card of this deck (a joker, a blank, a letter of another set), with what each
+    corner names and its score."""
+    ranks = np.zeros((2, len(RANKS)), np.float32)
+    suits = np.zeros((2, len(SUITS)), np.float32)
+    ranks[:, RANKS.index(parse_card(card).rank)] = beliefs_in_card
+    suits[:, SUITS.index(parse_card(card).suit)] = 1.0
+    return ranks, suits, score_corners(ranks, suits)
 
 
 def test_corners_each_surer_of_no_card_than_of_a_card_are_not_sure_of_it_together():
-    (ra, sa), (rb, sb) = doubting("TD", 0.48), doubting("TD", 0.54)
-    ranks, suits = np.stack([ra, rb]), np.stack([sa, sb])
-    a, b = CardScores(parse_card("TD"), 0.48), CardScores(parse_card("TD"), 0.54)
+    ranks, suits, (a, b) = doubting("TD", 0.48, 0.54)
     joint = together(ranks, suits)
     assert joint.card == parse_card("TD") and joint.score > 0.999 and joint.lean >= 0.4
     assert decide(a, b, joint, AGREE, SINGLE, OTHER)[0] is None
 
 
 def test_corners_leaning_to_a_card_more_than_to_no_card_are_taken_together():
-    (ra, sa), (rb, sb) = doubting("TD", 0.7), doubting("TD", 0.8)
-    joint = together(np.stack([ra, rb]), np.stack([sa, sb]))
-    a, b = CardScores(parse_card("TD"), 0.7), CardScores(parse_card("TD"), 0.8)
+    ranks, suits, (a, b) = doubting("TD", 0.7, 0.8)
+    joint = together(ranks, suits)
     assert decide(a, b, joint, AGREE, SINGLE, OTHER) == (parse_card("TD"), joint.score)
 
 
