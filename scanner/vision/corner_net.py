@@ -83,16 +83,17 @@ def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
     """N×3×H×W float32: each window shrunk and turned into ink per channel, 0 on its paper
     and about 1 at its darkest, whatever the light's colour and strength."""
     w, h = NET_INPUT
-    blob = np.empty((len(windows), 3, h, w), np.float32)
-    for i, window in enumerate(windows):
-        small = cv2.resize(window, NET_INPUT, interpolation=cv2.INTER_AREA).astype(np.float32)
-        pixels = small.reshape(-1, 3)
-        paper = np.partition(pixels, int(0.9 * len(pixels)), axis=0)[int(0.9 * len(pixels))]
-        ink = 1.0 - small / (paper + 1.0)
-        depth = float(ink.max(axis=2).max())
-        ink *= 1.0 / max(depth, 0.25)
-        blob[i] = np.clip(ink, -0.5, 1.0).transpose(2, 0, 1)
-    return blob
+    if not windows:
+        return np.empty((0, 3, h, w), np.float32)
+    small = np.stack([cv2.resize(window, NET_INPUT, interpolation=cv2.INTER_AREA)
+                      for window in windows]).astype(np.float32)
+    pixels = small.reshape(len(windows), -1, 3)
+    bright = int(0.9 * pixels.shape[1])
+    paper = np.partition(pixels, bright, axis=1)[:, bright]
+    ink = 1.0 - small / (paper[:, None, None, :] + 1.0)
+    depth = ink.reshape(len(windows), -1).max(axis=1).astype(np.float64)
+    ink *= (1.0 / np.maximum(depth, 0.25)).astype(np.float32)[:, None, None, None]
+    return np.clip(ink, -0.5, 1.0).transpose(0, 3, 1, 2).copy()
 
 
 VIEWS = ("station", "card")  # the read station's frames; any rectified card (table, photo)

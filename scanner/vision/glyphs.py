@@ -12,7 +12,7 @@ thresholds are calibrated by ``train_glyphs`` on tuning styles only.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -115,6 +115,12 @@ class GlyphModel:
     labels: tuple[str, ...]
     starts: np.ndarray
     thresholds: Mapping[str, Thresholds]
+    # The templates as contiguous columns: the product with them runs twice as fast as
+    # with the transposed view of ``features``.
+    columns: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "columns", np.ascontiguousarray(self.features.T))
 
     @classmethod
     def from_arrays(cls, features: np.ndarray, labels: list[str],
@@ -155,7 +161,7 @@ class GlyphModel:
 
     def label_similarities(self, features: np.ndarray) -> np.ndarray:
         """For each feature row, the similarity of the closest template of every label."""
-        sims = np.atleast_2d(features) @ self.features.T
+        sims = np.atleast_2d(features) @ self.columns
         return np.maximum.reduceat(sims, self.starts, axis=1)
 
     def rank_meanings(self, label_sims: np.ndarray, letters: str | None,

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from ..cards import Suit
+from .levels import median, percentiles
 
 CANONICAL_SIZE = (240, 360)  # width, height a rectified card is resized to before reading
 CORNER_WINDOW = (0.255, 0.34)  # fraction of width and height searched for the index
@@ -72,8 +73,8 @@ def canonical(card_img: np.ndarray) -> np.ndarray:
 def ink(img: np.ndarray) -> np.ndarray:
     """How much ink covers each pixel: the darkest channel, inverted (any ink colour is dark
     in at least one channel, white paper is bright in all three)."""
-    b, g, r = cv2.split(img)
-    return cv2.bitwise_not(cv2.min(cv2.min(b, g), r))
+    # On channel views, not cv2.split: the split copies cost three times the minimum.
+    return cv2.bitwise_not(np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2]))
 
 
 def corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -160,7 +161,7 @@ def _ink_class(window: np.ndarray, labels: np.ndarray, stats: np.ndarray, band: 
 def read_corner(window: np.ndarray, card_height: int) -> CornerGlyphs:
     """Cut one corner window into its rank and suit glyphs."""
     amount = cv2.GaussianBlur(ink(window), (3, 3), 0)
-    low, high = np.percentile(amount, (40, 99.5))
+    low, high = percentiles(amount, (40, 99.5))
     if high - low < _MIN_CONTRAST:
         return CornerGlyphs(None, None, clean=True)
     _, binary = cv2.threshold(amount, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -184,8 +185,8 @@ def read_corner(window: np.ndarray, card_height: int) -> CornerGlyphs:
     stray += len(glyphs) - sum(len(b) for b in bands[:2])
     clean = stray <= _MAX_STRAY_COMPONENTS
     background = binary == 0
-    paper = float(np.median(amount[background]))
-    full = float(np.percentile(amount[~background], 90))
+    paper = median(amount[background])
+    (full,) = percentiles(amount[~background], (90,))
     rank = _band_feature(amount, labels, stats, bands[0], paper, full) if bands else None
     if len(bands) < 2:
         return CornerGlyphs(rank, None, clean)

@@ -16,6 +16,7 @@ import numpy as np
 from ..cards import Suit
 from .glyphs import GlyphMatch, GlyphModel
 from .index import glyph_feature, ink
+from .levels import median, percentiles
 
 _FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
 _PIP_HEIGHT = (0.06, 0.3)  # of the card height
@@ -36,7 +37,8 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
     h, w = card.shape[:2]
     x0, y0, x1, y1 = (int(f * s) for f, s in zip(_FIELD, (w, h, w, h), strict=True))
     amount = cv2.GaussianBlur(ink(card[y0:y1, x0:x1]), (3, 3), 0)
-    if float(np.percentile(amount, 99.5)) - float(np.percentile(amount, 30)) < 40:
+    high, low = percentiles(amount, (99.5, 30))
+    if high - low < 40:
         return []
     _, binary = cv2.threshold(amount, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     # A club's lobes meet at a pixel or two; thresholded, the top lobe parts from the rest
@@ -45,8 +47,8 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
     background = binary == 0
-    paper = float(np.median(amount[background])) if background.any() else 0.0
-    full = float(np.percentile(amount[~background], 90))
+    paper = median(amount[background]) if background.any() else 0.0
+    (full,) = percentiles(amount[~background], (90,))
     pips = []
     for i in range(1, count):
         x, y, cw, ch, area = stats[i]

@@ -1,0 +1,32 @@
+"""Percentiles of 8-bit pixels from their histogram are numpy's own, exactly."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from scanner.vision.levels import median, percentiles
+
+pixels = arrays(np.uint8, st.integers(1, 400))
+shares = st.lists(st.floats(0, 100), min_size=1, max_size=5)
+
+
+@given(pixels, shares)
+def test_percentiles_equal_numpys_linear_interpolation(values, wanted):
+    assert percentiles(values, wanted) == [float(np.percentile(values, q)) for q in wanted]
+
+
+@given(pixels)
+def test_median_equals_numpys(values):
+    assert median(values) == float(np.median(values))
+
+
+def test_percentiles_of_no_pixels_are_refused():
+    with pytest.raises(ValueError, match="no pixels"):
+        percentiles(np.zeros(0, np.uint8), (50,))
+
+
+def test_percentiles_of_wider_pixels_are_refused():
+    with pytest.raises(TypeError, match="8-bit"):
+        percentiles(np.zeros(4, np.float32), (50,))
