@@ -116,3 +116,25 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
     """How much of the quad's weakest side is a real step between card and table, 0..1."""
     support, _ = side_support(image, quad)
     return float(support.min())
+
+
+def flatten(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
+            border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+    """The quad ``corners`` (its first corner to the output's top left, clockwise on
+    screen) warped to ``size`` (width, height); outside ``image``, ``border`` fills."""
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+    # The warp reads only pixels within the quad, so it reads only this region of the
+    # photo; and only this region, not the whole photo, need be converted below.
+    region = image[y0:y1, x0:x1]
+    width, height = size
+    target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
+                      np.float32)
+    warp = cv2.getPerspectiveTransform((corners - (x0, y0)).astype(np.float32), target)
+    colour = region.ndim == 3 and region.shape[2] == 3
+    if colour:
+        # OpenCV warps four interleaved channels about three times as fast as three: the
+        # same pixels in less time, even counting both conversions.
+        region = cv2.cvtColor(region, cv2.COLOR_BGR2BGRA)
+    card = cv2.warpPerspective(region, warp, size, flags=cv2.INTER_LINEAR, borderMode=border)
+    return cv2.cvtColor(card, cv2.COLOR_BGRA2BGR) if colour else card

@@ -18,6 +18,7 @@ from .edges import MIN_STEP, EdgeScan, brightest_channel, fit_card_edges
 from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
 from .profile import DeckProfile
+from .quads import flatten
 from .reading import Reading, read_station_card
 from .sources import Frame
 
@@ -119,10 +120,7 @@ def _in_window(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
 def rectify(frame: np.ndarray, corners: np.ndarray,
             size: tuple[int, int] = CANONICAL_SIZE) -> np.ndarray:
     """The card flattened to ``size`` (width, height), portrait."""
-    w, h = size
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    return cv2.warpPerspective(frame, matrix, (w, h), flags=cv2.INTER_LINEAR)
+    return flatten(frame, corners, size)
 
 
 def station_card(frame: np.ndarray) -> np.ndarray | None:
