@@ -117,8 +117,13 @@ class Glare:
     near: np.ndarray
 
 
-def find_glare(image: np.ndarray) -> Glare | None:
+def find_glare(image: np.ndarray, found: Sequence[np.ndarray] = ()) -> Glare | None:
+    """The clipped spots that may hide a card, or None. Bright light clips white card stock
+    too; clipped pixels inside the cards already ``found`` are their own stock, and hide
+    no other card."""
     clipped = cv2.inRange(image, (GLARE_LEVEL,) * 3, (255,) * 3)
+    if found:
+        cv2.fillPoly(clipped, [np.round(outline).astype(np.int32) for outline in found], 0)
     if cv2.countNonZero(clipped) < MIN_GLARE_PIXELS:
         return None
     rim = np.ones((GLARE_RIM, GLARE_RIM), np.uint8)
@@ -142,7 +147,7 @@ def glare_outlines(image: np.ndarray, regions: Sequence[np.ndarray], stock: np.n
     ``regions`` are cue masks in which a card is a filled region, ``stock`` the card-stock
     mask, ``found`` the outlines already located: a card among them is not proposed again.
     """
-    glare = find_glare(image)
+    glare = find_glare(image, found)
     if glare is None:
         return []
     proportions = table_proportions(found)

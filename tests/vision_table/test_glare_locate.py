@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from scanner.cards import parse_card
+from scanner.vision.glare import find_glare
 from scanner.vision.scene import cards_to_place, compose_scene, outline_matches
 from scanner.vision.table import locate_cards
 
@@ -71,3 +72,13 @@ def test_glare_on_an_empty_table_is_no_card(background):
     photo = glare_at(glare_at(scene.image, np.array([400.0, 300.0]), 90), np.array([900.0, 450.0]),
                      60)
     assert locate_cards(photo) == []
+
+
+def test_clipped_stock_inside_cards_already_found_is_no_glare():
+    scene = table_of(CARDS, "wood", 13)
+    image = scene.image.copy()
+    outline = scene.cards[2].outline
+    cv2.fillPoly(image, [np.round(outline * 0.5 + outline.mean(axis=0) * 0.5).astype(np.int32)],
+                 (255, 255, 255))
+    assert find_glare(image) is not None
+    assert find_glare(image, [outline]) is None
