@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from ..cards import Suit
-from .levels import median, percentiles
+from .levels import histogram, histogram_percentiles
 
 CANONICAL_SIZE = (240, 360)  # width, height a rectified card is resized to before reading
 CORNER_WINDOW = (0.255, 0.34)  # fraction of width and height searched for the index
@@ -161,7 +161,8 @@ def _ink_class(window: np.ndarray, labels: np.ndarray, stats: np.ndarray, band: 
 def read_corner(window: np.ndarray, card_height: int) -> CornerGlyphs:
     """Cut one corner window into its rank and suit glyphs."""
     amount = cv2.GaussianBlur(ink(window), (3, 3), 0)
-    low, high = percentiles(amount, (40, 99.5))
+    counts = histogram(amount)
+    low, high = histogram_percentiles(counts, (40, 99.5))
     if high - low < _MIN_CONTRAST:
         return CornerGlyphs(None, None, clean=True)
     _, binary = cv2.threshold(amount, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -185,8 +186,9 @@ def read_corner(window: np.ndarray, card_height: int) -> CornerGlyphs:
     stray += len(glyphs) - sum(len(b) for b in bands[:2])
     clean = stray <= _MAX_STRAY_COMPONENTS
     background = binary == 0
-    paper = median(amount[background])
-    (full,) = percentiles(amount[~background], (90,))
+    ink_counts = histogram(amount, binary)
+    (paper,) = histogram_percentiles(counts - ink_counts, (50,))
+    (full,) = histogram_percentiles(ink_counts, (90,))
     rank = _band_feature(amount, labels, stats, bands[0], paper, full) if bands else None
     if len(bands) < 2:
         return CornerGlyphs(rank, None, clean)

@@ -16,7 +16,7 @@ import numpy as np
 from ..cards import Suit
 from .glyphs import GlyphMatch, GlyphModel
 from .index import glyph_feature, ink
-from .levels import median, percentiles
+from .levels import histogram, histogram_percentiles
 
 _FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
 _PIP_HEIGHT = (0.06, 0.3)  # of the card height
@@ -37,7 +37,8 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
     h, w = card.shape[:2]
     x0, y0, x1, y1 = (int(f * s) for f, s in zip(_FIELD, (w, h, w, h), strict=True))
     amount = cv2.GaussianBlur(ink(card[y0:y1, x0:x1]), (3, 3), 0)
-    high, low = percentiles(amount, (99.5, 30))
+    counts = histogram(amount)
+    high, low = histogram_percentiles(counts, (99.5, 30))
     if high - low < 40:
         return []
     _, binary = cv2.threshold(amount, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -46,9 +47,10 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
     # one-pixel gap joins no two of them.
     binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    background = binary == 0
-    paper = median(amount[background]) if background.any() else 0.0
-    (full,) = percentiles(amount[~background], (90,))
+    ink_counts = histogram(amount, binary)
+    paper_counts = counts - ink_counts
+    (paper,) = histogram_percentiles(paper_counts, (50,)) if paper_counts.any() else (0.0,)
+    (full,) = histogram_percentiles(ink_counts, (90,))
     pips = []
     for i in range(1, count):
         x, y, cw, ch, area = stats[i]

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from scanner.vision.levels import median, percentiles
+from scanner.vision.levels import histogram, histogram_percentiles, median, percentiles
 
 pixels = arrays(np.uint8, st.integers(1, 400))
 shares = st.lists(st.floats(0, 100), min_size=1, max_size=5)
@@ -30,3 +30,10 @@ def test_percentiles_of_no_pixels_are_refused():
 def test_percentiles_of_wider_pixels_are_refused():
     with pytest.raises(TypeError, match="8-bit"):
         percentiles(np.zeros(4, np.float32), (50,))
+
+
+@given(pixels, shares)
+def test_percentiles_under_a_mask_are_those_of_the_masked_pixels(values, wanted):
+    mask = (np.arange(values.size) % 3 == 0).astype(np.uint8) * 255
+    assert (histogram_percentiles(histogram(values, mask), wanted)
+            == [float(np.percentile(values[mask > 0], q)) for q in wanted])
