@@ -35,15 +35,17 @@ def fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float, outset: fl
     from the quad's centre (outline pixels are the card's outermost ones; its edge lies
     half a pixel further out).
     """
-    directions = np.roll(quad, -1, axis=0) - quad
+    directions = quad[[1, 2, 3, 0]] - quad
     lengths = np.linalg.norm(directions, axis=1)
     if lengths.min() < 1:
         return None
     directions /= lengths[:, None]
-    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1)
-    relative = points[None, :, :] - quad[:, None, :]
-    along = np.einsum("snk,sk->sn", relative, directions)
-    across = np.abs(np.einsum("snk,sk->sn", relative, normals))
+    # Rows are sides, columns points: x and y apart, as a few plain products cost less
+    # than building and contracting a sides × points × 2 array.
+    (dx, dy), (px, py) = directions.T[:, :, None], points.T[:, None, :]
+    rx, ry = px - quad[:, :1], py - quad[:, 1:]
+    along = rx * dx + ry * dy
+    across = np.abs(rx * -dy + ry * dx)
     near = ((along > _SIDE_MIDDLE[0] * lengths[:, None])
             & (along < _SIDE_MIDDLE[1] * lengths[:, None])
             & (across < tolerance * lengths[:, None] + 2))
