@@ -87,6 +87,9 @@ def clear_of_border(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> b
     return x > 0 and y > 0 and x + w < shape[1] and y + h < shape[0]
 
 
+_ALONG = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
+
+
 def side_support(image: np.ndarray, quad: np.ndarray, hidden: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """For each side of ``quad``: the share of its visible samples that are a real step
@@ -98,15 +101,12 @@ def side_support(image: np.ndarray, quad: np.ndarray, hidden: np.ndarray | None 
     ``image``) covers either of its two points: glare leaves no step to see there.
     """
     directions, normals = inward_normals(quad)
-    along = np.linspace(0.15, 0.85, EDGE_SAMPLES, dtype=np.float32)[None, :, None]
-    points = quad[:, None, :] + directions[:, None, :] * along
-    samples = []
-    visible = np.ones((4, EDGE_SAMPLES), bool)
-    for side in (points + normals[:, None, :] * EDGE_OFFSET,
-                 points - normals[:, None, :] * EDGE_OFFSET):
-        samples.append(values_at(image, side).astype(np.int16))
-        if hidden is not None:
-            visible &= values_at(hidden, side) == 0
+    points = quad[:, None, :] + directions[:, None, :] * _ALONG
+    offset = normals[:, None, :] * EDGE_OFFSET
+    both = np.stack([points + offset, points - offset])  # inside, outside
+    samples = values_at(image, both).astype(np.int16)
+    visible = (np.ones((4, EDGE_SAMPLES), bool) if hidden is None
+               else (values_at(hidden, both) == 0).all(axis=0))
     step = (np.abs(samples[0] - samples[1]).max(axis=2) > EDGE_STEP) & visible
     seen = visible.sum(axis=1)
     return step.sum(axis=1) / np.maximum(seen, 1), seen / EDGE_SAMPLES
