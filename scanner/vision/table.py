@@ -202,11 +202,10 @@ def cue_masks(image: np.ndarray) -> Cues:
 # ---------------------------------------------------------------- quadrilaterals
 
 
-def initial_quad(hull: np.ndarray) -> np.ndarray:
+def initial_quad(hull: np.ndarray, rect: cv2.typing.RotatedRect) -> np.ndarray:
     """Four hull points nearest the card's corners: the farthest out along each diagonal of
-    the hull's minimum-area rectangle. Rounded corners put them slightly inside; the refit
-    moves them out to where the sides meet."""
-    rect = cv2.minAreaRect(hull)
+    the hull's minimum-area rectangle ``rect``. Rounded corners put them slightly inside;
+    the refit moves them out to where the sides meet."""
     centre = np.asarray(rect[0], np.float32)
     points = hull.reshape(-1, 2).astype(np.float32) - centre
     diagonals = cv2.boxPoints(rect).astype(np.float32) - centre
@@ -247,13 +246,14 @@ def rough_candidate(contour: np.ndarray, shape: tuple[int, ...]) -> Candidate | 
     if not clear_of_border(cv2.boundingRect(contour), shape):
         return None
     hull = cv2.convexHull(contour)
-    (_, _), (w, h), _ = cv2.minAreaRect(hull)
+    rect = cv2.minAreaRect(hull)
+    (_, _), (w, h), _ = rect
     if not ASPECT_RANGE[0] <= min(w, h) / max(w, h, 1.0) <= ASPECT_RANGE[1]:
         return None
     # Loose here: a card under perspective fills its bounding rectangle only partly.
     if area / max(w * h, 1.0) < MIN_RECT_FILL:
         return None
-    return Candidate(initial_quad(hull), area, contour, hull)
+    return Candidate(initial_quad(hull, rect), area, contour, hull)
 
 
 def confirm(candidate: Candidate, image: np.ndarray) -> tuple[Candidate, float] | None:
