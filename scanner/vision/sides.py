@@ -12,6 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .quads import NEXT, lengths
+
 _SIDE_MIDDLE = (0.15, 0.85)  # of a side: the straight part, clear of the rounded corners
 _MIN_POINTS = 5
 
@@ -35,20 +37,20 @@ def fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float, outset: fl
     from the quad's centre (outline pixels are the card's outermost ones; its edge lies
     half a pixel further out).
     """
-    directions = quad[[1, 2, 3, 0]] - quad
-    lengths = np.linalg.norm(directions, axis=1)
-    if lengths.min() < 1:
+    directions = quad[NEXT] - quad
+    sides = lengths(directions)
+    if sides.min() < 1:
         return None
-    directions /= lengths[:, None]
+    directions /= sides[:, None]
     # Rows are sides, columns points: x and y apart, as a few plain products cost less
     # than building and contracting a sides × points × 2 array.
     (dx, dy), (px, py) = directions.T[:, :, None], points.T[:, None, :]
     rx, ry = px - quad[:, :1], py - quad[:, 1:]
     along = rx * dx + ry * dy
     across = np.abs(rx * -dy + ry * dx)
-    near = ((along > _SIDE_MIDDLE[0] * lengths[:, None])
-            & (along < _SIDE_MIDDLE[1] * lengths[:, None])
-            & (across < tolerance * lengths[:, None] + 2))
+    near = ((along > _SIDE_MIDDLE[0] * sides[:, None])
+            & (along < _SIDE_MIDDLE[1] * sides[:, None])
+            & (across < tolerance * sides[:, None] + 2))
     if near.sum(axis=1).min() < _MIN_POINTS:
         return None
     lines = [cv2.fitLine(points[side], cv2.DIST_L2, 0, 0.01, 0.01).reshape(4) for side in near]

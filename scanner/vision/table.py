@@ -36,6 +36,7 @@ from .quads import (
     MAX_CARD_AREA_FRACTION,
     MIN_CARD_AREA_FRACTION,
     MIN_EDGE_SUPPORT,
+    NEXT,
     card_shaped,
     clear_of_border,
     contains,
@@ -508,7 +509,7 @@ def portrait(outline: np.ndarray) -> np.ndarray:
     """The outline reordered so its first side is a short side (the card's top)."""
     sides = side_lengths(outline)
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        return np.roll(outline, -1, axis=0)
+        return outline[NEXT]
     return outline
 
 
