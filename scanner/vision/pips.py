@@ -65,11 +65,11 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
         level = (amount[y:y + ch, x:x + cw].astype(np.float32) - paper) / max(full - paper, 1)
         coverage = (np.clip(level, 0, 1) * mask * 255).astype(np.uint8)
         cx, cy = (centroids[i][0] + x0) / w, (centroids[i][1] + y0) / h
-        upright, turned = glyph_feature(coverage), glyph_feature(coverage[::-1, ::-1])
         if _MIDDLE[0] <= cy <= _MIDDLE[1]:
-            features: tuple[np.ndarray, ...] = (upright, turned)
+            features: tuple[np.ndarray, ...] = (glyph_feature(coverage),
+                                                glyph_feature(coverage[::-1, ::-1]))
         else:
-            features = (turned,) if cy > 0.5 else (upright,)
+            features = (glyph_feature(coverage[::-1, ::-1] if cy > 0.5 else coverage),)
         pips.append(Pip(features, (cx, cy)))
     return pips
 
