@@ -1,6 +1,7 @@
 """Read-station accuracy and speed on rendered frames, printed as tables.
 
     python bench/vision_station.py [--cards N] [--quick] [--leave-out STYLE [--model FILE]]
+    python bench/vision_station.py --against REVISION [--cards N]
 
 Held-out sets: styles never used for tuning (club, riviera) and seeds the training script
 never draws. Prints cards read right / wrong / abstained per style and per perturbation,
@@ -8,7 +9,8 @@ backs read as a face, an empty station, and the median latency per 640×480 fram
 core (cv2.setNumThreads(1)), with its parts. ``--leave-out STYLE`` trains a corner net
 without that tuning style (``scanner.vision.train_corners``, minutes) and reads the style
 with it, and weighs doubtful reads against pip templates built without it (a minute); with
-``--model FILE``, a net trained so before, only that row is printed.
+``--model FILE``, a net trained so before, only that row is printed. ``--against REVISION``
+only times read_station turn about with that git revision's code, in this process.
 Targets (issue 3 §7): read right ≥ 99.9 %, wrong answers zero, abstentions ≤ 0.5 %,
 face-down read as a face never, ≤ 5 ms median.
 """
@@ -26,6 +28,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from revision import TurnAbout, scanner_at, turn_about
 
 from scanner.cards import ALL_CARDS, BRIDGE_52, Card
 from scanner.vision import render
@@ -174,6 +177,13 @@ def latency(count: int) -> dict[str, float]:
     }
 
 
+def against(revision: str, count: int) -> TurnAbout:
+    """``latency``'s frames read by the code of ``revision`` and by this code turn about."""
+    old = scanner_at(revision, "vision.station")
+    frames = [frame for _, frame in _frames("club", count, BENCH_SEED - 2, None)]
+    return turn_about(old.read_station, read_station, frames, rounds=3)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=1000, help="frames per style")
@@ -183,9 +193,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path,
                         help="a corner net already trained without the --leave-out style: "
                              "print only that style's leave-one-out row")
+    parser.add_argument("--against", metavar="REVISION",
+                        help="only time read_station turn about with the code of this git "
+                             "revision, on --cards frames")
     args = parser.parse_args(argv)
     count = 200 if args.quick else args.cards
     cv2.setNumThreads(1)
+
+    if args.against is not None:
+        print(f"read_station turn about with {args.against}, one thread, 640×480, "
+              f"{count} frames × 3")
+        print(against(args.against, count).line("read_station"))
+        return 0
 
     if args.model is not None:
         if len(args.leave_out) != 1:

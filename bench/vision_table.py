@@ -2,9 +2,12 @@
 
     python3 bench/vision_table.py [--scenes N] [--fanned N] [--latency-frames N]
     python3 bench/vision_table.py --leave-out STYLE [--model FILE] [--scenes N]
+    python3 bench/vision_table.py --against REVISION [--latency-frames N]
 
 Targets (issue 3 §7): found and read right ≥ 99%; a face-down card read as a face:
 never; latency ≤ 60 ms median for a 1280×720 frame with 12 cards on one core.
+``--against REVISION`` only times read_table on the latency frames turn about with that git
+revision's code, in this process: a shared machine's speed drifts, their ratio does not.
 
 Every scene is rendered from a seed at or above EVAL_SEED_BASE, which tuning never used,
 in the renderer's HELDOUT_STYLES, which neither the reader nor the locator was tuned on.
@@ -41,6 +44,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from revision import scanner_at, turn_about
 
 from scanner.cards import ALL_CARDS, BRIDGE_52
 from scanner.vision.corner_net import CornerReader
@@ -327,6 +331,24 @@ def run_latency(frames: int) -> None:
                         f"   {right}/{len(big.cards)} right"))
 
 
+def run_against(revision: str, frames: int, rounds: int = 3) -> None:
+    """read_table of the latency frames, by the code of ``revision`` and by this code turn
+    about, frame by frame in this process."""
+    cv2.setNumThreads(1)
+    old = scanner_at(revision, "vision.table")
+    condition = Condition("wood", ("light", "noise", "jpeg"))
+    items = []
+    for i in range(frames):
+        style = HELDOUT_STYLES[i % 2]
+        scene = render_scene(EVAL_SEED_BASE + 900_000 + i, style, condition, card_height=(150, 190))
+        items.append((scene.image, letters_of(style)))
+    result = turn_about(lambda item: old.read_table(item[0], letters=item[1]),
+                        lambda item: read_table(item[0], letters=item[1]), items, rounds)
+    print(f"\nread_table turn about with {revision}, one thread, 1280×720 with "
+          f"{CARDS_PER_SCENE} cards, {frames} frames × {rounds}")
+    print(result.line("read_table"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=2,
@@ -337,12 +359,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="read only this tuning style, with a net trained without it")
     parser.add_argument("--model", type=Path,
                         help="a corner net already trained without the --leave-out style")
+    parser.add_argument("--against", metavar="REVISION",
+                        help="only time read_table turn about with the code of this git revision")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # tables appear as they finish
     if args.model is not None and args.leave_out is None:
         parser.error("--model needs --leave-out")
     if args.model is not None and not args.model.is_file():
         parser.error(f"--model {args.model}: no such file")
+    if args.against is not None:
+        run_against(args.against, args.latency_frames)
+        return 0
     if args.leave_out is not None:
         unseen = leave_one_style_out(args.leave_out, args.scenes, args.model)
         print_table(f"{args.leave_out}, never seen by the net nor the pip templates, "
