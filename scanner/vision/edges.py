@@ -66,21 +66,22 @@ def fit_card_edges(frame: np.ndarray, quad: np.ndarray, scan: EdgeScan, threshol
     colour = cv2.remap(frame, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     # Smoothed along each line against sensor noise; a sharp edge stays a sharp rise.
     profiles = cv2.GaussianBlur(brightest_channel(colour).astype(np.float32), (5, 1), 0)
+    def side_line(rows: slice, found: np.ndarray, edge_depth: np.ndarray) -> np.ndarray | None:
+        return _robust_line((starts[rows] + edge_depth[:, None] * inward[rows])[found])
+
     first_share, *retry_shares = _RETRY_SHARES
     all_found, all_depths = _first_rise(profiles, max(MIN_STEP, first_share * threshold))
     lines = []
     for side in range(4):
         rows = slice(side * scan.lines, (side + 1) * scan.lines)
-        found, edge_depth = all_found[rows], all_depths[rows]
-        line = _robust_line((starts[rows] + edge_depth[:, None] * inward[rows])[found])
+        line = side_line(rows, all_found[rows], all_depths[rows])
         # Where glare lies over a side, the window beside the card is lit nearly as bright
         # as the card and the edge rises less: such a side is looked at again for smaller
         # (still sharp) rises.
         for share in retry_shares:
             if line is not None:
                 break
-            found, edge_depth = _first_rise(profiles[rows], max(MIN_STEP, share * threshold))
-            line = _robust_line((starts[rows] + edge_depth[:, None] * inward[rows])[found])
+            line = side_line(rows, *_first_rise(profiles[rows], max(MIN_STEP, share * threshold)))
         if line is None:
             return None
         lines.append(line)

@@ -59,3 +59,10 @@ def histogram_percentiles(counts: np.ndarray, shares: Sequence[float]) -> list[f
         out.append(low + (high - low) * fraction if fraction < 0.5
                    else high - (high - low) * (1 - fraction))
     return out
+
+
+def levels_below(pixels: np.ndarray, shares: Sequence[float]) -> list[float]:
+    """The least grey levels below or at which these shares (0..1) of the uint8 ``pixels``
+    lie: order statistics without interpolation."""
+    cumulative = np.cumsum(histogram(pixels))
+    return [float(np.searchsorted(cumulative, share * cumulative[-1])) for share in shares]

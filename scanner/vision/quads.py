@@ -128,19 +128,24 @@ def edge_support(image: np.ndarray, quad: np.ndarray) -> float:
     return float(support.min())
 
 
+def region_around(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``image`` that a warp of the quad ``corners`` reads (a couple of pixels
+    round it, cut at the image's edge), and the corners in that part's pixels."""
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+    return image[y0:y1, x0:x1], (corners - (x0, y0)).astype(np.float32)
+
+
 def flatten(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
             border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
     """The quad ``corners`` (its first corner to the output's top left, clockwise on
     screen) warped to ``size`` (width, height); outside ``image``, ``border`` fills."""
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
-    # The warp reads only pixels within the quad, so it reads only this region of the
-    # photo; and only this region, not the whole photo, need be converted below.
-    region = image[y0:y1, x0:x1]
+    # Only the region the warp reads, not the whole photo, need be converted below.
+    region, corners = region_around(image, corners)
     width, height = size
     target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]],
                       np.float32)
-    warp = cv2.getPerspectiveTransform((corners - (x0, y0)).astype(np.float32), target)
+    warp = cv2.getPerspectiveTransform(corners, target)
     colour = region.ndim == 3 and region.shape[2] == 3
     if colour:
         # OpenCV warps four interleaved channels about three times as fast as three: the

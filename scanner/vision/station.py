@@ -17,6 +17,7 @@ from .corner_net import CornerReader
 from .edges import MIN_STEP, EdgeScan, brightest_channel, fit_card_edges
 from .image_io import bgr_frame
 from .index import CANONICAL_SIZE
+from .levels import levels_below
 from .profile import DeckProfile
 from .quads import flatten
 from .reading import Reading, read_station_card
@@ -72,16 +73,9 @@ def _locate(frame: np.ndarray) -> np.ndarray | None:
     return rough if corners is None or not _in_window(corners, frame.shape) else corners
 
 
-def _levels(img: np.ndarray, shares: tuple[float, ...]) -> list[float]:
-    """Grey levels below which these shares of an 8-bit image's pixels lie (percentiles,
-    from a histogram: several times quicker than sorting)."""
-    cumulative = np.cumsum(np.bincount(img.ravel(), minlength=256))
-    return [float(np.searchsorted(cumulative, share * cumulative[-1])) for share in shares]
-
-
 def _rough_outline(small: np.ndarray) -> np.ndarray | None:
     """Corners (TL, TR, BR, BL) of the bright shape in a downscaled window, or None."""
-    floor, top = _levels(small, (0.05, 0.95))
+    floor, top = levels_below(small, (0.05, 0.95))
     if top - floor < _MIN_RISE:
         return None
     level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -106,8 +100,8 @@ def _edge_threshold(small: np.ndarray, quad: np.ndarray) -> float:
     x, y = (int(v) for v in quad.mean(axis=0))
     r = max(int(np.linalg.norm(quad[1] - quad[0]) / 4), 1)
     # The card's paper, not its pips: most of the middle of a card is paper.
-    (card_level,) = _levels(small[max(y - r, 0):y + r, max(x - r, 0):x + r], (0.75,))
-    (window_level,) = _levels(small, (0.05,))
+    (card_level,) = levels_below(small[max(y - r, 0):y + r, max(x - r, 0):x + r], (0.75,))
+    (window_level,) = levels_below(small, (0.05,))
     return max(MIN_STEP, _STEP_SHARE * (card_level - window_level))
 
 

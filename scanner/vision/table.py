@@ -43,6 +43,7 @@ from .quads import (
     edge_support,
     flatten,
     order_clockwise,
+    region_around,
     side_lengths,
 )
 from .reading import Reading, read_card_images
@@ -535,11 +536,7 @@ def _card_region(image: np.ndarray, outline: np.ndarray, height: int
     """The part of the photo around the card, area-averaged down if the card is far larger
     than ``height``: a perspective warp samples points, and sampling a big card down to
     a small one would drop strokes of the index."""
-    x0, y0 = np.floor(outline.min(axis=0)).astype(int) - 2
-    x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 3
-    x0, y0 = max(x0, 0), max(y0, 0)
-    region = image[y0:y1, x0:x1]
-    outline = outline - np.array([x0, y0], np.float32)
+    region, outline = region_around(image, outline)
     shrink = 1.5 * height / float(side_lengths(outline).max())
     if shrink >= 1 or region.size == 0:
         return region, outline

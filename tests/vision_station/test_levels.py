@@ -6,7 +6,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from scanner.vision.levels import histogram, histogram_percentiles, median, percentiles
+from scanner.vision.levels import (
+    histogram,
+    histogram_percentiles,
+    levels_below,
+    median,
+    percentiles,
+)
 
 pixels = arrays(np.uint8, st.integers(1, 400))
 shares = st.lists(st.floats(0, 100), min_size=1, max_size=5)
@@ -37,3 +43,10 @@ def test_percentiles_under_a_mask_are_those_of_the_masked_pixels(values, wanted)
     mask = (np.arange(values.size) % 3 == 0).astype(np.uint8) * 255
     assert (histogram_percentiles(histogram(values, mask), wanted)
             == [float(np.percentile(values[mask > 0], q)) for q in wanted])
+
+
+@given(pixels, st.lists(st.floats(0.01, 1), min_size=1, max_size=5))
+def test_levels_below_are_the_least_levels_holding_each_share(values, wanted):
+    for share, level in zip(wanted, levels_below(values, wanted), strict=True):
+        assert np.count_nonzero(values <= level) >= share * values.size
+        assert np.count_nonzero(values < level) < share * values.size
