@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .sides import intersect
+from .sides import corners_of
 
 
 def brightest_channel(img: np.ndarray) -> np.ndarray:
@@ -85,10 +85,7 @@ def fit_card_edges(frame: np.ndarray, quad: np.ndarray, scan: EdgeScan, threshol
         if line is None:
             return None
         lines.append(line)
-    corners = [intersect(lines[i - 1], lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return None
-    return np.array(corners, np.float32)
+    return corners_of(lines)
 
 
 def _first_rise(profiles: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:

@@ -39,7 +39,7 @@ from .quads import (
     side_support,
     values_at,
 )
-from .sides import intersect
+from .sides import corners_of, intersect
 
 GLARE_LEVEL = 254  # every channel at least this: clipped (white card stock stays below)
 GLARE_RIM = 5  # pixels (locating scale): the spot's soft rim, where a step is still too weak
@@ -272,9 +272,9 @@ def _four_sided(sides: list[Side]) -> Iterator[Hypothesis]:
         if len({id(a), id(b), id(c), id(d)}) < 4 or _angle_between(a, c) < CROSSING:
             continue
         ring = [a, c, b, d]
-        corners = [intersect(ring[i - 1].line, ring[i].line) for i in range(4)]
-        if all(corner is not None for corner in corners):
-            yield Hypothesis(np.array(corners, np.float32), tuple(ring), 0.0, None)
+        corners = corners_of([side.line for side in ring])
+        if corners is not None:
+            yield Hypothesis(corners, tuple(ring), 0.0, None)
 
 
 def _three_sided(sides: list[Side], proportions: Proportions | None, centre: np.ndarray

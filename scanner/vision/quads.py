@@ -38,6 +38,7 @@ def order_clockwise(points: np.ndarray) -> np.ndarray:
 # Each corner's next, clockwise: quad[NEXT] - quad are the sides. Indexing costs a tenth of
 # np.roll, and these few-point geometries run thousands of times a frame.
 NEXT = [1, 2, 3, 0]
+PREVIOUS = [3, 0, 1, 2]
 
 
 def lengths(vectors: np.ndarray) -> np.ndarray:

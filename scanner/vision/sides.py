@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .quads import NEXT, lengths
+from .quads import NEXT, PREVIOUS, lengths
 
 _SIDE_MIDDLE = (0.15, 0.85)  # of a side: the straight part, clear of the rounded corners
 _MIN_POINTS = 5
@@ -26,6 +26,27 @@ def intersect(line_a: np.ndarray, line_b: np.ndarray) -> np.ndarray | None:
         return None
     t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
     return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
+
+
+def crossings(lines: np.ndarray) -> np.ndarray:
+    """Where each line of a ring of four (…×4×4, as ``cv2.fitLine`` gives them) crosses the
+    one before it: …×4×2, NaN where the two are parallel. ``intersect`` for a whole ring,
+    or a ring per card, at once: the same float arithmetic, element by element."""
+    vx1, vy1, x1, y1 = np.moveaxis(lines[..., PREVIOUS, :], -1, 0)
+    vx2, vy2, x2, y2 = np.moveaxis(lines, -1, 0)
+    det = vx1 * (-vy2) - vy1 * (-vx2)
+    parallel = np.abs(det) < 1e-6
+    t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / np.where(parallel, 1, det)
+    corners = np.stack([x1 + t * vx1, y1 + t * vy1], axis=-1)
+    corners[parallel] = np.nan
+    return corners
+
+
+def corners_of(lines: list[np.ndarray]) -> np.ndarray | None:
+    """The corners (4×2 float32) of the ring of four lines, each where a line crosses the
+    one before it; None if two neighbours are parallel."""
+    corners = crossings(np.stack(lines))
+    return None if np.isnan(corners).any() else corners.astype(np.float32, copy=False)
 
 
 def fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float, outset: float = 0.0
@@ -61,7 +82,4 @@ def fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float, outset: fl
             if normal @ (line[2:] - centre) < 0:
                 normal = -normal
             line[2:] += outset * normal
-    corners = [intersect(lines[i - 1], lines[i]) for i in range(4)]
-    if any(c is None for c in corners):
-        return None
-    return np.array(corners, np.float32)
+    return corners_of(lines)

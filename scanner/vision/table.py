@@ -42,12 +42,13 @@ from .quads import (
     contains,
     edge_support,
     flatten,
+    lengths,
     order_clockwise,
     region_around,
     side_lengths,
 )
 from .reading import Reading, read_card_images
-from .sides import fit_sides, intersect
+from .sides import crossings, fit_sides
 from .station import read_station
 
 LOCATE_MAX_SIDE = 640
@@ -234,28 +235,49 @@ def refine_corners(quad: np.ndarray, contour: np.ndarray) -> np.ndarray:
     return refined
 
 
-def rough_candidate(contour: np.ndarray, shape: tuple[int, ...]) -> Candidate | None:
-    """A contour that might be a card: right size, clear of the photo's border, roughly
-    card-shaped.
+@dataclass(frozen=True)
+class Region:
+    """A region of a cue's mask big enough to be a card and clear of the photo's border."""
 
-    Cheap checks only; ``confirm`` does the exact corner fit for the few that pass. A
-    region touching the border is not a whole card (and may be the table itself).
+    contour: np.ndarray
+    area: float
+    centre: np.ndarray  # the mean of its outline's pixels
+
+
+def card_sized_regions(mask: np.ndarray) -> list[Region]:
+    """The regions of the mask, and its holes (a dark card on a light table is a hole in
+    the table's region), that could be whole cards by their size.
+
+    A region touching the border is not a whole card (and may be the table itself).
     """
-    image_area = float(shape[0] * shape[1])
-    area = cv2.contourArea(contour)
-    if not MIN_CARD_AREA_FRACTION * image_area <= area <= MAX_CARD_AREA_FRACTION * image_area:
-        return None
-    if not clear_of_border(cv2.boundingRect(contour), shape):
-        return None
-    hull = cv2.convexHull(contour)
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    # Traced pixel by pixel (a diagonal step is one point), a contour has at least
+    # perimeter/√2 points, and no rectangle of area A has a perimeter under 4√A. Most
+    # contours are specks of texture far shorter than that, dropped before any geometry.
+    shortest = 2 * np.sqrt(2 * MIN_CARD_AREA_FRACTION * mask.size)
+    smallest, largest = MIN_CARD_AREA_FRACTION * mask.size, MAX_CARD_AREA_FRACTION * mask.size
+    regions = []
+    for contour in contours:
+        if len(contour) < shortest:
+            continue
+        area = cv2.contourArea(contour)
+        if smallest <= area <= largest and clear_of_border(cv2.boundingRect(contour), mask.shape):
+            regions.append(Region(contour, area, contour.reshape(-1, 2).mean(axis=0)))
+    return regions
+
+
+def rough_candidate(region: Region) -> Candidate | None:
+    """The region as a candidate card if it is roughly card-shaped: cheap checks only;
+    ``confirm`` does the exact corner fit for the few that pass."""
+    hull = cv2.convexHull(region.contour)
     rect = cv2.minAreaRect(hull)
     (_, _), (w, h), _ = rect
     if not ASPECT_RANGE[0] <= min(w, h) / max(w, h, 1.0) <= ASPECT_RANGE[1]:
         return None
     # Loose here: a card under perspective fills its bounding rectangle only partly.
-    if area / max(w * h, 1.0) < MIN_RECT_FILL:
+    if region.area / max(w * h, 1.0) < MIN_RECT_FILL:
         return None
-    return Candidate(initial_quad(hull, rect), area, contour, hull)
+    return Candidate(initial_quad(hull, rect), region.area, region.contour, hull)
 
 
 def confirm(candidate: Candidate, image: np.ndarray) -> tuple[Candidate, float] | None:
@@ -275,24 +297,6 @@ def confirm(candidate: Candidate, image: np.ndarray) -> tuple[Candidate, float] 
     return Candidate(quad, quad_area, candidate.contour, candidate.hull), support
 
 
-def _candidates_from_mask(mask: np.ndarray) -> list[Candidate]:
-    """Card-like contours of the mask: the outlines of its regions and of its holes (a dark
-    card on a light table is a hole in the table's region)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    # Traced pixel by pixel (a diagonal step is one point), a contour has at least
-    # perimeter/√2 points, and no rectangle of area A has a perimeter under 4√A. Most
-    # contours are specks of texture far shorter than that, dropped before any geometry.
-    shortest = 2 * np.sqrt(2 * MIN_CARD_AREA_FRACTION * mask.size)
-    found = []
-    for contour in contours:
-        if len(contour) < shortest:
-            continue
-        candidate = rough_candidate(contour, mask.shape)
-        if candidate is not None:
-            found.append(candidate)
-    return found
-
-
 def _contains(outer: Candidate, point: np.ndarray) -> bool:
     return contains(outer.outline, point)
 
@@ -304,26 +308,29 @@ class _Kept:
     parts: list[Candidate]  # much smaller outlines inside: maybe two cards merged
 
 
-def select_cards(candidates: list[Candidate], image: np.ndarray) -> list[Candidate]:
+def select_cards(regions: list[Region], image: np.ndarray) -> list[Candidate]:
     """One confirmed outline per card, largest first.
 
     Each card is proposed by several cues, and a card's printed frame or a back's inner
-    panel is card-shaped too; anything centred inside a confirmed card is that card.
-    Unless its edges are clearly stronger: then the larger outline had swallowed some of
-    the table (a neighbour, a shadow, a crumb), and the smaller one is the card. Two cards
-    lying side by side can make one card-shaped outline too; when strong outlines no
-    bigger than half of it, side by side, fill it, they are the cards.
+    panel is card-shaped too; anything centred inside a confirmed card is that card, and
+    is not looked at further. Unless its edges are clearly stronger: then the larger
+    outline had swallowed some of the table (a neighbour, a shadow, a crumb), and the
+    smaller one is the card. Two cards lying side by side can make one card-shaped outline
+    too; when strong outlines no bigger than half of it, side by side, fill it, they are
+    the cards.
     """
     kept: list[_Kept] = []
-    for candidate in sorted(candidates, key=lambda c: -c.area):
-        centre = candidate.outline.mean(axis=0)
-        holder = next((k for k in kept if _contains(k.card, centre)), None)
+    for region in sorted(regions, key=lambda r: -r.area):
+        holder = next((k for k in kept if _contains(k.card, region.centre)), None)
         if holder is not None and holder.support >= 1 - CLEARLY_STRONGER:
             # A printed frame or a back's panel is most of its card; half is a neighbour.
-            if candidate.area <= PART_OF_PAIR * holder.card.area:
-                holder.parts.append(candidate)
+            if region.area <= PART_OF_PAIR * holder.card.area:
+                part = rough_candidate(region)
+                if part is not None:
+                    holder.parts.append(part)
             continue
-        result = confirm(candidate, image)
+        candidate = rough_candidate(region)
+        result = None if candidate is None else confirm(candidate, image)
         if result is None:
             continue
         confirmed, support = result
@@ -459,34 +466,28 @@ def snap_outlines(image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndar
     points, normals, offset = _edge_offsets(image, stacked, heights)
     edges = (points + normals * np.nan_to_num(offset)[:, None]).reshape(-1, 4, SNAP_SAMPLES, 2)
     seen = np.isfinite(offset).reshape(-1, 4, SNAP_SAMPLES)
-    snapped = []
-    for outline, height, card_edges, card_seen in zip(stacked, heights, edges, seen, strict=True):
-        lines = []
-        for i in range(4):
-            if card_seen[i].sum() < SNAP_SAMPLES // 2:
-                a, b = outline[i], outline[(i + 1) % 4]
-                direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-                lines.append(np.array([*direction, *a], np.float32))
-            else:
-                lines.append(cv2.fitLine(card_edges[i][card_seen[i]], cv2.DIST_HUBER, 0, 0.01,
-                                         0.01).reshape(4))
-        corners = [intersect(lines[i - 1], lines[i]) for i in range(4)]
-        if any(c is None for c in corners):
-            snapped.append(outline)
-            continue
-        moved = np.array(corners, np.float32)
-        far = np.max(np.linalg.norm(moved - outline, axis=1)) > 0.1 * height
-        # A side that snapped onto a neighbour, a shadow or the grain leaves a lopsided quad.
-        snapped.append(outline if far or not card_shaped(moved) else moved)
-    return snapped
+    lines = np.empty((len(stacked), 4, 4), np.float32)
+    for (card, side), count in np.ndenumerate(seen.sum(axis=2)):
+        if count < SNAP_SAMPLES // 2:
+            a, b = stacked[card, side], stacked[card, NEXT[side]]
+            lines[card, side, :2] = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+            lines[card, side, 2:] = a
+        else:
+            lines[card, side] = cv2.fitLine(edges[card, side][seen[card, side]], cv2.DIST_HUBER,
+                                            0, 0.01, 0.01).reshape(4)
+    moved = crossings(lines)
+    # A side that snapped onto a neighbour, a shadow or the grain leaves a lopsided quad.
+    kept = np.isnan(moved).any(axis=(1, 2)) | (lengths(moved - stacked).max(axis=1) > 0.1 * heights)
+    return [outline if keep or not card_shaped(corners) else corners
+            for outline, corners, keep in zip(stacked, moved, kept, strict=True)]
 
 
 def locate_cards(image: np.ndarray) -> list[np.ndarray]:
     """Outlines (4×2 float32, clockwise, photo pixels) of every card lying in the photo."""
     small, scale = _shrink(image)
     cues = cue_masks(small)
-    candidates = [candidate for mask in cues for candidate in _candidates_from_mask(mask)]
-    found = [card.outline for card in select_cards(candidates, small)]
+    regions = [region for mask in cues for region in card_sized_regions(mask)]
+    found = [card.outline for card in select_cards(regions, small)]
     found += glare_outlines(small, (cues.stock, cues.enclosed, cues.coarse_enclosed), cues.stock,
                             found)
     return snap_outlines(image, [outline / scale for outline in found])
