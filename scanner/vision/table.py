@@ -413,40 +413,45 @@ def _edge_offsets(image: np.ndarray, outlines: np.ndarray, heights: np.ndarray
     normals = np.repeat(outward.reshape(-1, 2), SNAP_SAMPLES, axis=0)
     row_height = np.repeat(heights, 4 * SNAP_SAMPLES)
     inside, outside = SNAP_REACH[0] * row_height + 2, SNAP_REACH[1] * row_height + 2
-    offsets = -inside[:, None] + 0.5 * np.arange(int(np.ceil(2 * (inside + outside).max())) + 1,
-                                                 dtype=np.float32)[None, :]
-    xs = points[:, None, 0] + normals[:, None, 0] * offsets
-    ys = points[:, None, 1] + normals[:, None, 1] * offsets
+    # A column per normal, a row per half-pixel step along it: the scans down the normals
+    # below (running maxima, chain counts) then run over contiguous rows, in int16.
+    offsets = -inside + 0.5 * np.arange(int(np.ceil(2 * (inside + outside).max())) + 1,
+                                        dtype=np.float32)[:, None]
+    xs = points[:, 0] + normals[:, 0] * offsets
+    ys = points[:, 1] + normals[:, 1] * offsets
     profiles = cv2.remap(image, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
-    centres = offsets[:, 1:-1]
-    differences = cv2.absdiff(profiles[:, 2:], profiles[:, :-2])
+    centres = offsets[1:-1]
+    differences = cv2.absdiff(profiles[2:], profiles[:-2])
     steps = (differences if differences.ndim == 2 else np.maximum(
         np.maximum(differences[..., 0], differences[..., 1]), differences[..., 2])).astype(np.int16)
-    steps[offsets[:, 2:] > outside[:, None]] = 0  # past this card's reach
-    strongest = steps.max(axis=1, keepdims=True)
+    steps[offsets[2:] > outside] = 0  # past this card's reach
+    strongest = steps.max(axis=0)
     strong = (steps >= 0.5 * strongest) & (strongest >= SNAP_MIN_STEP)
-    nearest = np.where(strong, np.abs(centres), np.inf).argmin(axis=1)
+    nearest = np.where(strong, np.abs(centres), np.inf).argmin(axis=0)
     # Strong steps split into chains wherever the gap to the previous one exceeds
     # frame_gap; the edge is the outermost step of the nearest step's chain.
     frame_gap = SNAP_FRAME_GAP * row_height
-    index = np.arange(centres.shape[1])
-    previous = np.maximum.accumulate(np.where(strong, index, -1), axis=1)
-    previous = np.concatenate([np.full((len(steps), 1), -1), previous[:, :-1]], axis=1)
-    gap = centres - np.take_along_axis(centres, np.maximum(previous, 0), axis=1)
-    breaks = strong & ((previous < 0) | (gap > frame_gap[:, None]))
-    chain = np.cumsum(breaks, axis=1)
-    same_chain = (strong & (chain == np.take_along_axis(chain, nearest[:, None], axis=1))
-                  & (index >= nearest[:, None]))
-    outermost = np.where(same_chain, index, -1).max(axis=1)
+    index = np.arange(len(centres), dtype=np.int16)[:, None]
+    none = np.int16(-1)
+    previous = np.empty(strong.shape, np.int16)
+    previous[0] = none
+    np.maximum.accumulate(np.where(strong[:-1], index[:-1], none), axis=0, out=previous[1:])
+    gap = centres - np.take_along_axis(centres, np.maximum(previous, 0), axis=0)
+    breaks = strong & ((previous < 0) | (gap > frame_gap))
+    chain = np.cumsum(breaks, axis=0, dtype=np.int16)
+    same_chain = strong & (chain == chain[nearest, np.arange(chain.shape[1])]) & (index >= nearest)
+    outermost = np.where(same_chain, index, none).max(axis=0)
     # Blur spreads the edge over a run of strong steps; it lies at the run's step-weighted
     # middle, not at its outer end. The run is the outermost one of the chain.
-    run_starts = strong & ~np.concatenate([np.zeros((len(steps), 1), bool), strong[:, :-1]],
-                                          axis=1)
-    start = np.where(run_starts & (index <= outermost[:, None]), index, -1).max(axis=1)
-    weights = np.where((index >= start[:, None]) & (index <= outermost[:, None]), steps, 0)
-    offset = (weights * centres).sum(axis=1) / np.maximum(weights.sum(axis=1), 1)
-    offset[~strong.any(axis=1)] = np.nan
+    run_starts = strong.copy()
+    run_starts[1:] &= ~strong[:-1]
+    start = np.where(run_starts & (index <= outermost), index, none).max(axis=0)
+    weights = np.where((index >= start) & (index <= outermost), steps, 0)
+    # Summed along each normal's own row, so the floats add in the order they always have.
+    offset = (np.ascontiguousarray((weights * centres).T).sum(axis=1)
+              / np.maximum(weights.sum(axis=0), 1))
+    offset[~strong.any(axis=0)] = np.nan
     # A side's edge is one straight line: a step far off the side's typical offset
     # belongs to a neighbouring card or the back's motif.
     by_side = offset.reshape(-1, SNAP_SAMPLES)
