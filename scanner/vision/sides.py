@@ -29,11 +29,12 @@ def intersect(line_a: np.ndarray, line_b: np.ndarray) -> np.ndarray | None:
 
 
 def crossings(lines: np.ndarray) -> np.ndarray:
-    """Where each line of a ring of four (…×4×4, as ``cv2.fitLine`` gives them) crosses the
-    one before it: …×4×2, NaN where the two are parallel. ``intersect`` for a whole ring,
-    or a ring per card, at once: the same float arithmetic, element by element."""
-    vx1, vy1, x1, y1 = np.moveaxis(lines[..., PREVIOUS, :], -1, 0)
-    vx2, vy2, x2, y2 = np.moveaxis(lines, -1, 0)
+    """Where each line of a ring of four crosses the one before it, for many rings at once
+    (…×4×4 lines, as ``cv2.fitLine`` gives them): …×4×2, NaN where the two are parallel.
+    ``intersect``'s float arithmetic, element by element."""
+    before = lines[..., PREVIOUS, :]
+    vx1, vy1, x1, y1 = (before[..., k] for k in range(4))
+    vx2, vy2, x2, y2 = (lines[..., k] for k in range(4))
     det = vx1 * (-vy2) - vy1 * (-vx2)
     parallel = np.abs(det) < 1e-6
     t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / np.where(parallel, 1, det)
@@ -43,10 +44,11 @@ def crossings(lines: np.ndarray) -> np.ndarray:
 
 
 def corners_of(lines: list[np.ndarray]) -> np.ndarray | None:
-    """The corners (4×2 float32) of the ring of four lines, each where a line crosses the
+    """The corners (4×2 float32) of one ring of four lines, each where a line crosses the
     one before it; None if two neighbours are parallel."""
-    corners = crossings(np.stack(lines))
-    return None if np.isnan(corners).any() else corners.astype(np.float32, copy=False)
+    # One ring at a time, four scalar crossings cost less than the array arithmetic.
+    corners = [intersect(lines[i - 1], lines[i]) for i in range(4)]
+    return None if any(c is None for c in corners) else np.array(corners, np.float32)
 
 
 def fit_sides(quad: np.ndarray, points: np.ndarray, tolerance: float, outset: float = 0.0
