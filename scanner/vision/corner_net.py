@@ -40,7 +40,9 @@ SUIT_LABELS: tuple[str, ...] = (*(s.value for s in Suit), NONE)
 def corner_windows(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The top-left window and the bottom-right one turned upright, of a canonical card."""
     w, h = WINDOW
-    return card[:h, :w], card[-h:, -w:][::-1, ::-1]
+    # cv2.flip rather than a reversed view: net_input stacks the windows, and copying a
+    # reversed view costs several times a flip.
+    return card[:h, :w], cv2.flip(card[-h:, -w:], -1)
 
 
 # Where a second look cuts the corner windows, in canonical pixels (x, y) inwards from the
@@ -76,7 +78,7 @@ def _cut(padded: np.ndarray, pad: int, shift: tuple[int, int]
     top, left = pad + dy, pad + dx
     bottom, right = pad + ch - dy, pad + cw - dx
     return (padded[top:top + h, left:left + w],
-            padded[bottom - h:bottom, right - w:right][::-1, ::-1])
+            cv2.flip(padded[bottom - h:bottom, right - w:right], -1))
 
 
 def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
@@ -85,8 +87,14 @@ def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
     w, h = NET_INPUT
     if not windows:
         return np.empty((0, 3, h, w), np.float32)
-    small = np.stack([cv2.resize(window, NET_INPUT, interpolation=cv2.INTER_AREA)
-                      for window in windows]).astype(np.float32)
+    if any(window.shape[:2] != WINDOW[::-1] for window in windows):
+        raise ValueError(f"corner windows must be {WINDOW[0]}×{WINDOW[1]} pixels")
+    # Stacked top to bottom, the windows shrink in one area resize, and each comes out as
+    # its own resize would: the scale is 1.75 either way, so every window's rows start
+    # afresh at a whole output row.
+    tall = cv2.resize(np.concatenate(windows), (w, h * len(windows)),
+                      interpolation=cv2.INTER_AREA)
+    small = tall.reshape(len(windows), h, w, -1).astype(np.float32)
     pixels = small.reshape(len(windows), -1, 3)
     bright = int(0.9 * pixels.shape[1])
     paper = np.partition(pixels, bright, axis=1)[:, bright]
