@@ -70,11 +70,17 @@ def canonical(card_img: np.ndarray) -> np.ndarray:
     return cv2.resize(card_img, CANONICAL_SIZE, interpolation=cv2.INTER_AREA)
 
 
+_ACROSS_CHANNELS = np.ones((1, 3), np.uint8)
+
+
 def ink(img: np.ndarray) -> np.ndarray:
     """How much ink covers each pixel: the darkest channel, inverted (any ink colour is dark
     in at least one channel, white paper is bright in all three)."""
-    # On channel views, not cv2.split: the split copies cost three times the minimum.
-    return cv2.bitwise_not(np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2]))
+    # Along a row of interleaved B, G, R, a 1×3 erosion centred on each G is the pixel's
+    # darkest channel: one vector pass, where numpy's minimum strides through three views.
+    h, w = img.shape[:2]
+    darkest = cv2.erode(img.reshape(h, w * 3), _ACROSS_CHANNELS)[:, 1::3]
+    return cv2.bitwise_not(darkest)
 
 
 def corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
