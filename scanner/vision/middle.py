@@ -9,14 +9,15 @@ vetoes, and never names a card the corners do not already hold likely.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
 
 from ..cards import Card, Rank, Suit
-from .glyphs import GlyphModel, agreed, default_model
-from .pips import pip_matches
+from .glyphs import GlyphMatch, GlyphModel, agreed, default_model
+from .pips import pip_matches_of
 
 PIP_SURE = 0.95  # how sure all the pips together must be of their suit to count
 # How sure a court card's one pip must be of its suit to settle which of two suits its
@@ -81,7 +82,16 @@ class Middle:
 def look_at_middle(card: np.ndarray, model: GlyphModel | None = None) -> Middle:
     """The middle of a canonical card, read with ``model``'s pip templates (the shipped
     glyph model's unless given)."""
-    matches = pip_matches(card, model or default_model())
+    return look_at_middles([card], model)[0]
+
+
+def look_at_middles(cards: Sequence[np.ndarray], model: GlyphModel | None = None
+                    ) -> list[Middle]:
+    """``look_at_middle`` for each of several cards at once."""
+    return [_middle(matches) for matches in pip_matches_of(cards, model or default_model())]
+
+
+def _middle(matches: list[GlyphMatch]) -> Middle:
     shape = agreed(matches)
     suit = shape.meaning if shape is not None and shape.confidence >= PIP_SURE else None
     named = [m for m in matches if m.meaning is not None]

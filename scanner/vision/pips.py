@@ -8,6 +8,7 @@ printed upside down and are turned back before they are compared.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -87,14 +88,26 @@ def pip_matches(card: np.ndarray, model: GlyphModel,
                 excluded: frozenset[Suit] = frozenset()) -> list[GlyphMatch]:
     """What ``model`` makes of each middle pip of a canonical card; a pip whose way up is
     unknown counts in the orientation that matches best."""
-    pips = centre_pips(card)
-    if not pips:
-        return []
-    sims = model.label_similarities(np.array([f for p in pips for f in p.features]))
-    matches, row = [], 0
-    for pip in pips:
-        looks = [model.decide(sims[row + k], "pip", None, excluded)
-                 for k in range(len(pip.features))]
-        matches.append(max(looks, key=lambda m: m.similarity))
-        row += len(pip.features)
-    return matches
+    return pip_matches_of([card], model, excluded)[0]
+
+
+def pip_matches_of(cards: Sequence[np.ndarray], model: GlyphModel,
+                   excluded: frozenset[Suit] = frozenset()) -> list[list[GlyphMatch]]:
+    """``pip_matches`` for each of several cards. Their pips are compared with the
+    templates in one product: its cost is mostly reading the templates, once however many
+    pips there are."""
+    pips = [centre_pips(card) for card in cards]
+    features = [f for card_pips in pips for pip in card_pips for f in pip.features]
+    if not features:
+        return [[] for _ in cards]
+    sims = model.label_similarities(np.array(features))
+    out, row = [], 0
+    for card_pips in pips:
+        matches = []
+        for pip in card_pips:
+            looks = [model.decide(sims[row + k], "pip", None, excluded)
+                     for k in range(len(pip.features))]
+            matches.append(max(looks, key=lambda m: m.similarity))
+            row += len(pip.features)
+        out.append(matches)
+    return out

@@ -38,7 +38,7 @@ from .corner_net import (
 )
 from .glyphs import meanings
 from .index import canonical
-from .middle import Middle, look_at_middle
+from .middle import Middle, look_at_middles
 from .profile import DeckProfile
 
 Face = Literal["up", "down", "none"]
@@ -248,17 +248,13 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
     return Card(_RANKS[rank], seen), rank_score
 
 
-def _first_look(card: np.ndarray, ranks: np.ndarray, suits: np.ndarray, reader: CornerReader,
-                t: Thresholds, always: frozenset[Suit]) -> tuple[Card | None, float, Middle | None]:
-    """The corners' answer for one card (``ranks``, ``suits``: its two corners' beliefs),
-    weighed against its middle where ``checks_middle`` asks; and the middle, if looked at."""
+def _corners_say(ranks: np.ndarray, suits: np.ndarray, t: Thresholds
+                 ) -> tuple[CardScores, CardScores, Card | None, float]:
+    """Each corner's own read and the card the two support (None: abstain), with its
+    confidence, for one card (``ranks``, ``suits``: its two corners' beliefs)."""
     a, b = score_corners(ranks, suits)
     named, confidence = decide(a, b, together(ranks, suits), t.agree, t.single, t.other)
-    if not checks_middle(a, b, named, always):
-        return named, confidence, None
-    middle = look_at_middle(card, reader.pips)
-    named, confidence = weigh_the_middle(middle, named, confidence, a, b, ranks, suits, t)
-    return named, confidence, middle
+    return a, b, named, confidence
 
 
 def second_look(ranks: np.ndarray, suits: np.ndarray) -> tuple[Card | None, float]:
@@ -279,14 +275,22 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
     ranks, suits = corner_beliefs(*reader.probabilities(
         [w for card in cards for w in corner_windows(card)]), letters)
     t = reader.calibration.thresholds[view]
+    said = [_corners_say(ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
+            for i in range(len(cards))]
+    # The middles asked for are looked at together: their pips meet the templates at once.
+    asked = [i for i, (a, b, named, _) in enumerate(said)
+             if checks_middle(a, b, named, MIDDLE_ALWAYS[view])]
+    middles = dict(zip(asked, look_at_middles([cards[i] for i in asked], reader.pips),
+                       strict=True))
     out, unsure = [], []
-    for i, card in enumerate(cards):
-        named, confidence, middle = _first_look(card, ranks[2 * i:2 * i + 2],
-                                                suits[2 * i:2 * i + 2], reader, t,
-                                                MIDDLE_ALWAYS[view])
+    for i, (a, b, named, confidence) in enumerate(said):
+        middle = middles.get(i)
+        if middle is not None:
+            named, confidence = weigh_the_middle(middle, named, confidence, a, b,
+                                                 ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
+            if named is None and t.second < 1.0:
+                unsure.append((i, middle))
         out.append((named, confidence))
-        if named is None and middle is not None and t.second < 1.0:
-            unsure.append((i, middle))
     if unsure:
         again_ranks, again_suits = corner_beliefs(*reader.probabilities(
             [w for i, _ in unsure for w in second_look_windows(cards[i])]), letters)
