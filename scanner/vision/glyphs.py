@@ -168,14 +168,8 @@ class GlyphModel:
                       excluded: frozenset[Meaning] = frozenset()
                       ) -> list[tuple[Meaning, float]]:
         """Every meaning but the excluded ones, with its best similarity, best first."""
-        best: dict[Meaning, float] = {}
-        for meaning, sim in zip(meanings(self.labels, letters), label_sims.tolist(),
-                                strict=True):
-            if meaning == NOT_IN_SET or meaning in excluded:
-                continue
-            if sim > best.get(meaning, -2.0):
-                best[meaning] = sim
-        return sorted(best.items(), key=lambda kv: kv[1], reverse=True)
+        names, best, ranked = self._ranked(label_sims, letters, excluded)
+        return [(names[j], float(best[0, j])) for j in ranked[0]]
 
     def best_by_meaning(self, feature: np.ndarray, letters: str | None,
                         excluded: frozenset[Meaning] = frozenset()
@@ -189,14 +183,32 @@ class GlyphModel:
         ``threshold_kind`` is one of ``THRESHOLD_KINDS``; ``excluded`` meanings are ruled
         out by other evidence (a red pip is no spade).
         """
+        return self.decide_each(label_sims, threshold_kind, letters, excluded)[0]
+
+    def decide_each(self, label_sims: np.ndarray, threshold_kind: str, letters: str | None = None,
+                    excluded: frozenset[Meaning] = frozenset()) -> list[GlyphMatch]:
+        """``decide`` for each row of ``label_sims``."""
         kind = Rank if threshold_kind == "rank" else Suit
-        ranked = self.rank_meanings(label_sims, letters, excluded)
-        (meaning, sim), runner_up = ranked[0], ranked[1][1] if len(ranked) > 1 else -1.0
-        margin = sim - runner_up
-        confidence = self.confidence(threshold_kind, sim, margin)
-        if not isinstance(meaning, kind) or confidence < 0.5:
-            return GlyphMatch(None, sim, margin, min(confidence, 0.49))
-        return GlyphMatch(meaning, sim, margin, confidence)
+        names, best, ranked = self._ranked(label_sims, letters, excluded)
+        matches = []
+        for sims, order in zip(best.tolist(), ranked.tolist(), strict=True):
+            meaning, sim = names[order[0]], sims[order[0]]
+            margin = sim - (sims[order[1]] if len(order) > 1 else -1.0)
+            confidence = self.confidence(threshold_kind, sim, margin)
+            if not isinstance(meaning, kind) or confidence < 0.5:
+                matches.append(GlyphMatch(None, sim, margin, min(confidence, 0.49)))
+            else:
+                matches.append(GlyphMatch(meaning, sim, margin, confidence))
+        return matches
+
+    def _ranked(self, label_sims: np.ndarray, letters: str | None,
+                excluded: frozenset[Meaning]) -> tuple[tuple[Meaning, ...], np.ndarray, np.ndarray]:
+        """The meanings in play (``_carriers``); per row of ``label_sims``, each meaning's
+        best similarity; and the meanings' order by it, best first, ties in the meanings'
+        own order."""
+        names, carriers = _carriers(self.labels, letters, excluded)
+        best = np.where(carriers, np.atleast_2d(label_sims)[:, None, :], -np.inf).max(axis=2)
+        return names, best, np.argsort(-best, axis=1, kind="stable")
 
     def confidence(self, threshold_kind: str, similarity: float, margin: float) -> float:
         """0.5 exactly at the calibrated thresholds, towards 1 as both are cleared."""
@@ -204,6 +216,17 @@ class GlyphModel:
         slack = min((similarity - t.min_similarity) / max(1 - t.min_similarity, 1e-3),
                     (margin - t.min_margin) / max(t.min_margin, 1e-3))
         return float(0.5 + 0.5 * np.tanh(2.0 * slack))
+
+
+@cache
+def _carriers(labels: tuple[str, ...], letters: str | None, excluded: frozenset[Meaning]
+              ) -> tuple[tuple[Meaning, ...], np.ndarray]:
+    """The meanings the labels carry in this letter set, but the excluded ones, in the
+    order the labels first carry them; and for each of them which labels carry it."""
+    carried = meanings(labels, letters)
+    names = tuple(dict.fromkeys(m for m in carried if m != NOT_IN_SET and m not in excluded))
+    return names, np.array([[c == name for c in carried] for name in names], bool).reshape(
+        len(names), len(labels))
 
 
 @cache

@@ -100,14 +100,13 @@ def pip_matches_of(cards: Sequence[np.ndarray], model: GlyphModel,
     features = [f for card_pips in pips for pip in card_pips for f in pip.features]
     if not features:
         return [[] for _ in cards]
-    sims = model.label_similarities(np.array(features))
+    looks = model.decide_each(model.label_similarities(np.array(features)), "pip", None,
+                              excluded)
     out, row = [], 0
     for card_pips in pips:
         matches = []
         for pip in card_pips:
-            looks = [model.decide(sims[row + k], "pip", None, excluded)
-                     for k in range(len(pip.features))]
-            matches.append(max(looks, key=lambda m: m.similarity))
+            matches.append(max(looks[row:row + len(pip.features)], key=lambda m: m.similarity))
             row += len(pip.features)
         out.append(matches)
     return out
