@@ -33,7 +33,7 @@ def texture_share(card_img: np.ndarray) -> float:
     # their squares: the variance without cutting the centre into patches.
     mean = cv2.resize(tiles, (cols, rows), interpolation=cv2.INTER_AREA)
     square = cv2.resize(tiles * tiles, (cols, rows), interpolation=cv2.INTER_AREA)
-    return float(np.mean(square - mean * mean > _TEXTURE_STD ** 2))
+    return np.count_nonzero(square - mean * mean > _TEXTURE_STD ** 2) / (cols * rows)
 
 
 def back_confidence(card_img: np.ndarray) -> float:
