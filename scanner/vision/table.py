@@ -104,6 +104,12 @@ class Detection:
         }
 
 
+def float32_point(point: np.ndarray) -> tuple[float, float]:
+    """A point's coordinates rounded to float32, as ``cv2.pointPolygonTest`` reads them."""
+    x, y = np.asarray(point, np.float32).tolist()
+    return x, y
+
+
 @dataclass(frozen=True)
 class Candidate:
     outline: np.ndarray  # 4×2 float32 in locate-scale pixels, clockwise
@@ -116,12 +122,13 @@ class Candidate:
         (x0, y0), (x1, y1) = self.outline.min(axis=0), self.outline.max(axis=0)
         return float(x0), float(y0), float(x1), float(y1)
 
-    def holds(self, point: np.ndarray) -> bool:
-        """Whether ``point`` lies inside or on the outline."""
+    def holds(self, point: tuple[float, float]) -> bool:
+        """Whether ``point`` lies inside or on the outline. Its coordinates are to be
+        float32 values (``float32_point``): all the polygon test reads of them."""
         # Each region's centre is tested against every card kept so far: a point outside
-        # the outline's box (compared as the polygon test sees it, in float32) is outside
-        # the outline, and the box costs a tenth of the polygon test.
-        x, y = float(np.float32(point[0])), float(np.float32(point[1]))
+        # the outline's box is outside the outline, and the box costs a tenth of the
+        # polygon test.
+        x, y = point
         x0, y0, x1, y1 = self._box
         return x0 <= x <= x1 and y0 <= y <= y1 and contains(self.outline, point)
 
@@ -256,7 +263,7 @@ class Region:
 
     contour: np.ndarray
     area: float
-    centre: np.ndarray  # the mean of its outline's pixels
+    centre: tuple[float, float]  # the mean of its outline's pixels (``float32_point``)
 
 
 def card_sized_regions(mask: np.ndarray) -> list[Region]:
@@ -278,8 +285,8 @@ def card_sized_regions(mask: np.ndarray) -> list[Region]:
         area = cv2.contourArea(contour)
         if smallest <= area <= largest and clear_of_border(cv2.boundingRect(contour), mask.shape):
             # The sum of integer pixels over their count: mean's value without its wrapper.
-            regions.append(Region(contour, area,
-                                  np.add.reduce(contour.reshape(-1, 2), axis=0) / len(contour)))
+            centre = np.add.reduce(contour.reshape(-1, 2), axis=0) / len(contour)
+            regions.append(Region(contour, area, float32_point(centre)))
     return regions
 
 
@@ -369,7 +376,7 @@ def _pair_in(kept: _Kept, image: np.ndarray) -> list[Candidate]:
         return []
     confirmed: list[Candidate] = []
     for part in sorted(kept.parts, key=lambda c: -c.area):
-        if any(other.holds(part.outline.mean(axis=0)) for other in confirmed):
+        if any(other.holds(float32_point(part.outline.mean(axis=0))) for other in confirmed):
             continue
         result = confirm(part, image)
         if result is not None and result[1] >= 1 - CLEARLY_STRONGER:
@@ -384,7 +391,7 @@ def _side_by_side(parts: list[Candidate]) -> list[Candidate]:
     """The largest outlines among ``parts`` that are not inside one another."""
     chosen: list[Candidate] = []
     for part in sorted(parts, key=lambda c: -c.area):
-        if not any(other.holds(part.outline.mean(axis=0)) for other in chosen):
+        if not any(other.holds(float32_point(part.outline.mean(axis=0))) for other in chosen):
             chosen.append(part)
     return chosen
 
