@@ -18,6 +18,7 @@ once, decides face, back, or abstain.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -276,12 +277,10 @@ def card_sized_regions(mask: np.ndarray) -> list[Region]:
     # Traced pixel by pixel (a diagonal step is one point), a contour has at least
     # perimeter/√2 points, and no rectangle of area A has a perimeter under 4√A. Most
     # contours are specks of texture far shorter than that, dropped before any geometry.
-    shortest = 2 * np.sqrt(2 * MIN_CARD_AREA_FRACTION * mask.size)
+    shortest = 2 * math.sqrt(2 * MIN_CARD_AREA_FRACTION * mask.size)
     smallest, largest = MIN_CARD_AREA_FRACTION * mask.size, MAX_CARD_AREA_FRACTION * mask.size
     regions = []
-    for contour in contours:
-        if len(contour) < shortest:
-            continue
+    for contour in [c for c in contours if len(c) >= shortest]:
         area = cv2.contourArea(contour)
         if smallest <= area <= largest and clear_of_border(cv2.boundingRect(contour), mask.shape):
             # The sum of integer pixels over their count: mean's value without its wrapper.
