@@ -274,9 +274,10 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
         return []
     ranks, suits = corner_beliefs(*reader.probabilities(
         [w for card in cards for w in corner_windows(card)]), letters)
+    # Per card, its two corners' beliefs (card × corner × belief).
+    ranks, suits = ranks.reshape(len(cards), 2, -1), suits.reshape(len(cards), 2, -1)
     t = reader.calibration.thresholds[view]
-    said = [_corners_say(ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
-            for i in range(len(cards))]
+    said = [_corners_say(ranks[i], suits[i], t) for i in range(len(cards))]
     # The middles asked for are looked at together: their pips meet the templates at once.
     asked = [i for i, (a, b, named, _) in enumerate(said)
              if checks_middle(a, b, named, MIDDLE_ALWAYS[view])]
@@ -287,7 +288,7 @@ def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, v
         middle = middles.get(i)
         if middle is not None:
             named, confidence = weigh_the_middle(middle, named, confidence, a, b,
-                                                 ranks[2 * i:2 * i + 2], suits[2 * i:2 * i + 2], t)
+                                                 ranks[i], suits[i], t)
             if named is None and t.second < 1.0:
                 unsure.append((i, middle))
         out.append((named, confidence))

@@ -119,6 +119,11 @@ class Candidate:
     hull: np.ndarray
 
     @cached_property
+    def centre(self) -> tuple[float, float]:
+        """The mean of the outline's corners (``float32_point``)."""
+        return float32_point(self.outline.mean(axis=0))
+
+    @cached_property
     def _box(self) -> tuple[float, float, float, float]:
         (x0, y0), (x1, y1) = self.outline.min(axis=0), self.outline.max(axis=0)
         return float(x0), float(y0), float(x1), float(y1)
@@ -375,7 +380,7 @@ def _pair_in(kept: _Kept, image: np.ndarray) -> list[Candidate]:
         return []
     confirmed: list[Candidate] = []
     for part in sorted(kept.parts, key=lambda c: -c.area):
-        if any(other.holds(float32_point(part.outline.mean(axis=0))) for other in confirmed):
+        if any(other.holds(part.centre) for other in confirmed):
             continue
         result = confirm(part, image)
         if result is not None and result[1] >= 1 - CLEARLY_STRONGER:
@@ -390,7 +395,7 @@ def _side_by_side(parts: list[Candidate]) -> list[Candidate]:
     """The largest outlines among ``parts`` that are not inside one another."""
     chosen: list[Candidate] = []
     for part in sorted(parts, key=lambda c: -c.area):
-        if not any(other.holds(float32_point(part.outline.mean(axis=0))) for other in chosen):
+        if not any(other.holds(part.centre) for other in chosen):
             chosen.append(part)
     return chosen
 
@@ -501,9 +506,10 @@ def snap_outlines(image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndar
                                             0, 0.01, 0.01).reshape(4)
     moved = crossings(lines)
     # A side that snapped onto a neighbour, a shadow or the grain leaves a lopsided quad.
-    kept = np.isnan(moved).any(axis=(1, 2)) | (lengths(moved - stacked).max(axis=1) > 0.1 * heights)
-    return [outline if keep or not card_shaped(corners) else corners
-            for outline, corners, keep in zip(stacked, moved, kept, strict=True)]
+    unmoved = (np.isnan(moved).any(axis=(1, 2))
+               | (lengths(moved - stacked).max(axis=1) > 0.1 * heights))
+    return [outline if stay or not card_shaped(corners) else corners
+            for outline, corners, stay in zip(stacked, moved, unmoved, strict=True)]
 
 
 def locate_cards(image: np.ndarray) -> list[np.ndarray]:
