@@ -7,7 +7,7 @@ Held-out sets: styles never used for tuning (club, riviera) and seeds the traini
 never draws. Prints cards read right / wrong / abstained per style and per perturbation,
 backs read as a face, an empty station, and the median latency per 640×480 frame on one
 core (cv2.setNumThreads(1)), with its parts. ``--leave-out STYLE`` trains a corner net
-without that tuning style (``scanner.vision.train_corners``, minutes) and reads the style
+without that tuning style (``scanner.vision.training.train_corners``, minutes) and reads the style
 with it, and weighs doubtful reads against pip templates built without it (a minute); with
 ``--model FILE``, a net trained so before, only that row is printed. ``--against REVISION``
 only times read_station turn about with that git revision's code, in this process.
@@ -31,16 +31,16 @@ import numpy as np
 from revision import TurnAbout, scanner_at, turn_about
 
 from scanner.cards import ALL_CARDS, BRIDGE_52, Card
-from scanner.vision import render
 from scanner.vision.backside import back_confidence
 from scanner.vision.corner_net import CornerReader, corner_windows, default_reader
 from scanner.vision.glyphs import LETTER_SET_MEANINGS
-from scanner.vision.perturb import ALL_PERTURBATIONS
 from scanner.vision.profile import DeckProfile, learn, learn_order
 from scanner.vision.reading import read_card_images
-from scanner.vision.sources import VirtualCamera
 from scanner.vision.station import card_passes, locate_station_card, read_station, rectify
-from scanner.vision.train_corners import reader_without
+from scanner.vision.synthetic import render
+from scanner.vision.synthetic.camera import RenderedCamera
+from scanner.vision.synthetic.perturb import ALL_PERTURBATIONS
+from scanner.vision.training.train_corners import reader_without
 
 BENCH_SEED = 900_000  # far from the training (61 000) and calibration (83 000) seeds
 
@@ -110,7 +110,7 @@ def by_style(styles: Iterable[str], count: int, model: DeckProfile | None = None
 
 def with_learnt_profile(style: str, count: int) -> Tally:
     """Learn ``style`` from one sorted deck at the virtual station, then read fresh frames."""
-    camera = VirtualCamera(learn_order(BRIDGE_52), style, seed=BENCH_SEED + 77)
+    camera = RenderedCamera(learn_order(BRIDGE_52), style, seed=BENCH_SEED + 77)
     profile = learn(card_passes(camera.frames(), camera.one_card_per_frame), BRIDGE_52)
     return by_style([style], count, profile)[style]
 

@@ -55,8 +55,16 @@ from scanner.vision.glyphs import LETTER_SET_MEANINGS
 from scanner.vision.index import CANONICAL_SIZE
 from scanner.vision.profile import DeckProfile, learn, learn_order
 from scanner.vision.reading import read_card_images
-from scanner.vision.render import BACKS, HELDOUT_STYLES, PROFILE_ONLY_STYLES, STYLES, TUNING_STYLES
-from scanner.vision.scene import (
+from scanner.vision.station import card_passes
+from scanner.vision.synthetic.camera import RenderedCamera
+from scanner.vision.synthetic.render import (
+    BACKS,
+    HELDOUT_STYLES,
+    PROFILE_ONLY_STYLES,
+    STYLES,
+    TUNING_STYLES,
+)
+from scanner.vision.synthetic.scene import (
     BACKGROUNDS,
     PHOTO_PERTURBATIONS,
     PlacedCard,
@@ -65,10 +73,8 @@ from scanner.vision.scene import (
     compose_scene,
     outline_matches,
 )
-from scanner.vision.sources import VirtualCamera
-from scanner.vision.station import card_passes
 from scanner.vision.table import Detection, locate_cards, portrait, read_table, rectify
-from scanner.vision.train_corners import reader_without
+from scanner.vision.training.train_corners import reader_without
 
 EVAL_SEED_BASE = 100_000
 CARDS_PER_SCENE = 12
@@ -210,7 +216,7 @@ def with_learnt_profile(style: str, scenes_per_condition: int
                         ) -> dict[tuple[str, str, str], Score]:
     """Learn ``style`` from one sorted deck at the virtual read station, as a club would
     before dealing a new design, then read its table scenes with that profile."""
-    camera = VirtualCamera(learn_order(BRIDGE_52), style, seed=EVAL_SEED_BASE + 77)
+    camera = RenderedCamera(learn_order(BRIDGE_52), style, seed=EVAL_SEED_BASE + 77)
     profile = learn(card_passes(camera.frames(), camera.one_card_per_frame), BRIDGE_52)
     return run_accuracy([style], scenes_per_condition, EVAL_SEED_BASE + 850_000,
                         profile=profile)

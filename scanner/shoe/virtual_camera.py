@@ -1,9 +1,9 @@
 """The virtual camera: it draws the card the simulated shoe holds at its read station.
 
 It asks the simulator's control channel which card rests at the station (and which way up), draws
-that card as the shoe's fixed camera would see it with ``scanner.vision.render``, and reads the
-frame with the real reader, ``scanner.vision.station.read_station``. Simulator and camera share one
-virtual deck, so a double feed, a face-down card or an empty station shows in both.
+that card as the shoe's fixed camera would see it with ``scanner.vision.synthetic.render``, and
+reads the frame with the real reader, ``scanner.vision.station.read_station``. Simulator and
+camera share one virtual deck, so a double feed, a face-down card or an empty station shows in both.
 
 A camera spec ``sim:HOST:PORT`` names a simulator's control channel; anything else is a
 ``cv2.VideoCapture`` source (device index, file, URL) opened through ``scanner.vision.sources``.
@@ -18,8 +18,8 @@ import numpy as np
 
 from ..cards import Card
 from ..vision.reading import Reading
-from ..vision.render import render_station_frame
 from ..vision.station import read_station
+from ..vision.synthetic.render import render_station_frame
 from .control import SIM_PREFIX, ControlChannel
 
 DEFAULT_STYLE = "standard"

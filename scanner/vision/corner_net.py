@@ -7,8 +7,8 @@ such as ``V`` or a number; or none) and the suit (or none) in one forward pass t
 ``cv2.dnn``, for as many windows as are given. What a letter means depends on the deck's
 letter set, which the caller applies (``glyphs.LETTER_SET_MEANINGS``).
 
-The net and its calibrated thresholds are built by ``python -m scanner.vision.train_corners``
-from rendered cards of the tuning styles only.
+The net and its calibrated thresholds are built by
+``python -m scanner.vision.training.train_corners``.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class CornerReader:
     def __init__(self, path: Path = NET_PATH, pips: GlyphModel | None = None) -> None:
         if not path.exists():
             raise FileNotFoundError(
-                f"{path} is missing; build it with python -m scanner.vision.train_corners")
+                f"{path} is missing; build it with python -m scanner.vision.training.train_corners")
         self.pips = pips
         # OpenCV 5 runs ONNX on its new engine by default; on this small net the classic
         # engine gives the same logits (within 1e-4) in two thirds of the time.

@@ -231,8 +231,9 @@ def _carriers(labels: tuple[str, ...], letters: str | None, excluded: frozenset[
 
 @cache
 def default_model() -> GlyphModel:
-    """The shipped model, built by ``python -m scanner.vision.train_glyphs``."""
+    """The shipped model, built by ``python -m scanner.vision.training.train_glyphs``."""
     if not DEFAULT_MODEL_PATH.exists():
         raise FileNotFoundError(
-            f"{DEFAULT_MODEL_PATH} is missing; build it with python -m scanner.vision.train_glyphs")
+            f"{DEFAULT_MODEL_PATH} is missing; "
+            "build it with python -m scanner.vision.training.train_glyphs")
     return GlyphModel.load(DEFAULT_MODEL_PATH)

@@ -2,7 +2,8 @@
 
 * any ``cv2.VideoCapture`` source: a device index (``0``), a video file, an RTSP/HTTP URL;
 * a folder of images, read in file-name order, one frame per file;
-* the virtual camera: the renderer drawing a list of cards at the read station.
+* the rendered camera (``synthetic.camera``): the renderer drawing a list of cards at the
+  read station, for tests and the demo.
 
 ``open_source(spec)`` turns the text a user types into one of these:
 ``0`` | ``path/to/video.mp4`` | ``rtsp://…`` | ``path/to/folder/`` |
@@ -13,16 +14,13 @@ virtual camera then shows that deck in its sorted learn order).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import cv2
 import numpy as np
-
-from ..cards import DECK_FOR_GAME, Card
-from . import render
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 
@@ -105,69 +103,16 @@ class FolderSource:
             yield Frame(image, path.stat().st_mtime, index, path.name)
 
 
-@dataclass
-class VirtualCamera:
-    """The renderer as a camera at the read station: each card, then an empty window."""
-
-    cards: Sequence[Card | None]
-    style: str
-    seed: int = 0
-    back: str | None = None
-    perturb: dict[str, float] = field(default_factory=dict)
-    fps: float = 30.0
-    frames_per_card: int = 2
-    one_card_per_frame: bool = False
-    name: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        if self.style not in render.STYLES:
-            raise SourceError(f"virtual camera: unknown style {self.style!r}; "
-                              f"known: {', '.join(render.STYLES)}")
-        self.name = f"virtual:{self.style}"
-
-    def frames(self) -> Iterator[Frame]:
-        index = 0
-        for n, card in enumerate(self.cards):
-            for k in range(self.frames_per_card):
-                image = render.render_station_frame(
-                    card, self.style, seed=self.seed + 1000 * n + k, back=self.back,
-                    perturb=self.perturb)
-                yield Frame(image, index / self.fps, index, f"{self.name}#{n}")
-                index += 1
-            empty = render.render_station_frame(None, self.style, seed=self.seed + 1000 * n,
-                                                empty=True, perturb=self.perturb)
-            yield Frame(empty, index / self.fps, index, f"{self.name}#gap{n}")
-            index += 1
-
-
-def _virtual(spec: str) -> VirtualCamera:
-    parts = spec.split(":")[1:]
-    if not parts or not parts[0]:
-        raise SourceError(f"source {spec!r}: expected virtual:STYLE[:DECK][:seed=N][:back=NAME]")
-    style, options = parts[0], parts[1:]
-    deck = DECK_FOR_GAME["bridge"]
-    seed, back = 0, None
-    for option in options:
-        key, _, value = option.partition("=")
-        if option in DECK_FOR_GAME:
-            deck = DECK_FOR_GAME[option]
-        elif key == "seed" and value.isdigit():
-            seed = int(value)
-        elif key == "back" and value in render.BACKS:
-            back = value
-        else:
-            raise SourceError(f"source {spec!r}: unknown option {option!r} (DECK is one of "
-                              f"{', '.join(DECK_FOR_GAME)}; seed=N; back=NAME)")
-    return VirtualCamera(deck.cards(), style, seed=seed, back=back)
-
-
 def open_source(spec: str) -> FrameSource:
     """The source a user's ``--source`` text names (see the module docstring)."""
     text = spec.strip()
     if not text:
         raise SourceError("source is empty: give a device index, file, URL, folder or virtual:")
     if text.startswith("virtual:"):
-        return _virtual(text)
+        # The renderer is a simulator, loaded only when a rendered camera is asked for.
+        from .synthetic.camera import rendered_camera
+
+        return rendered_camera(text)
     if text.isdigit():
         return CaptureSource(int(text))
     if "://" in text:

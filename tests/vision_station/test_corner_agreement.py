@@ -17,7 +17,7 @@ from scanner.vision.reading import (
     score_corners,
     together,
 )
-from scanner.vision.train_corners import Scored
+from scanner.vision.training.train_corners import Scored
 
 RANKS = tuple(Rank)
 SUITS = tuple(Suit)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scanner.vision import render
 from scanner.vision.corner_net import NET_INPUT, RANK_LABELS, SUIT_LABELS
-from scanner.vision.train_corners import GLYPH_SOURCES, _design, training_set
+from scanner.vision.synthetic import render
+from scanner.vision.training.train_corners import GLYPH_SOURCES, _design, training_set
 
 
 def test_every_glyph_label_of_the_net_has_a_card_that_prints_it():

@@ -9,11 +9,9 @@ import numpy as np
 import pytest
 
 from scanner.cards import Card, Rank, Suit, parse_card
-from scanner.vision import render
 from scanner.vision.corner_net import WINDOW, Thresholds
 from scanner.vision.index import CANONICAL_SIZE, canonical
 from scanner.vision.middle import Middle, look_at_middle
-from scanner.vision.perturb import perturb_motion
 from scanner.vision.reading import (
     MIDDLE_ALWAYS,
     CardScores,
@@ -21,6 +19,8 @@ from scanner.vision.reading import (
     read_card_images,
     weigh_the_middle,
 )
+from scanner.vision.synthetic import render
+from scanner.vision.synthetic.perturb import perturb_motion
 
 STATION = Thresholds(agree=0.6, single=0.9, other=0.3)
 RANKS = tuple(Rank)

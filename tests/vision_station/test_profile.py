@@ -8,16 +8,16 @@ import pytest
 
 from scanner.cards import BRIDGE_52, PINOCHLE_48, Rank, parse_card
 from scanner.cli import main
-from scanner.vision import render
 from scanner.vision.profile import ProfileError, learn, learn_order, load_profile
-from scanner.vision.sources import VirtualCamera
 from scanner.vision.station import card_passes, read_station, station_card
+from scanner.vision.synthetic import render
+from scanner.vision.synthetic.camera import RenderedCamera
 
 STYLE = "nordic"  # Danish letters (E for the ace) in a script font: unknown to the defaults
 
 
 def rectified(cards, style=STYLE, seed=0):
-    cam = VirtualCamera(cards, style, seed=seed, frames_per_card=1)
+    cam = RenderedCamera(cards, style, seed=seed, frames_per_card=1)
     return list(card_passes(cam.frames(), cam.one_card_per_frame))
 
 

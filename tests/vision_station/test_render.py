@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from scanner.cards import ALL_CARDS, parse_card
-from scanner.vision import render
-from scanner.vision.perturb import ALL_PERTURBATIONS
+from scanner.vision.synthetic import render
+from scanner.vision.synthetic.perturb import ALL_PERTURBATIONS
 
 
 def test_at_least_six_styles_of_which_two_are_held_out_of_tuning():

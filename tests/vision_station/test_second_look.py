@@ -12,7 +12,6 @@ import cv2
 import numpy as np
 
 from scanner.cards import Card, Rank, Suit, parse_card
-from scanner.vision import render
 from scanner.vision.corner_net import (
     NET_PATH,
     SECOND_LOOK_SHIFTS,
@@ -25,9 +24,10 @@ from scanner.vision.corner_net import (
     shifted_corner_windows,
 )
 from scanner.vision.index import CANONICAL_SIZE
-from scanner.vision.perturb import perturb_motion
 from scanner.vision.reading import read_card_image, second_look
 from scanner.vision.station import rectify
+from scanner.vision.synthetic import render
+from scanner.vision.synthetic.perturb import perturb_motion
 
 RANKS = tuple(Rank)
 SUITS = tuple(Suit)

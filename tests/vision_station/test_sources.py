@@ -1,4 +1,4 @@
-"""Frame sources: VideoCapture (file), a folder of images, the virtual camera."""
+"""Frame sources: VideoCapture (file), a folder of images, the rendered camera."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ import numpy as np
 import pytest
 
 from scanner.cards import parse_card
-from scanner.vision import render
 from scanner.vision.sources import (
     CaptureSource,
     FolderSource,
     SourceError,
-    VirtualCamera,
     open_source,
 )
+from scanner.vision.synthetic import render
+from scanner.vision.synthetic.camera import RenderedCamera
 
 
 def test_virtual_camera_shows_each_card_then_an_empty_window_with_rising_timestamps():
-    cam = VirtualCamera([parse_card("AS"), parse_card("KD")], "standard", frames_per_card=2)
+    cam = RenderedCamera([parse_card("AS"), parse_card("KD")], "standard", frames_per_card=2)
     frames = list(cam.frames())
     assert len(frames) == 6
     stamps = [f.timestamp for f in frames]
@@ -76,7 +76,7 @@ def test_a_source_that_cannot_open_names_itself(tmp_path):
 
 def test_virtual_spec_options_are_checked():
     cam = open_source("virtual:nordic:pinochle:seed=7")
-    assert isinstance(cam, VirtualCamera) and len(cam.cards) == 48 and cam.seed == 7
+    assert isinstance(cam, RenderedCamera) and len(cam.cards) == 48 and cam.seed == 7
     with pytest.raises(SourceError, match="bogus"):
         open_source("virtual:standard:bogus")
     with pytest.raises(SourceError, match="marseille"):

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from scanner.cards import ALL_CARDS, Suit, parse_card
-from scanner.vision import render
 from scanner.vision.index import NEUTRAL, WARM, ink_allows
 from scanner.vision.reading import Reading, read_card_image, read_card_images
 from scanner.vision.station import card_shaped, locate_station_card, read_station
+from scanner.vision.synthetic import render
 
 # One card of every rank, spread over the four suits.
 SPREAD = [card for card in ALL_CARDS if card.rank.index % 4 == card.suit.index]

@@ -8,7 +8,7 @@ import pytest
 
 from scanner.cards import parse_card
 from scanner.vision.glare import find_glare
-from scanner.vision.scene import cards_to_place, compose_scene, outline_matches
+from scanner.vision.synthetic.scene import cards_to_place, compose_scene, outline_matches
 from scanner.vision.table import locate_cards
 
 CARDS = [parse_card(t) for t in "AS KH QD JC TS 9H 8D 7C".split()]

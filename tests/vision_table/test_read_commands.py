@@ -12,8 +12,8 @@ import pytest
 from scanner.cards import BRIDGE_52, parse_card
 from scanner.cli import main
 from scanner.vision.profile import learn, learn_order
-from scanner.vision.render import render_card, render_station_frame
-from scanner.vision.scene import cards_to_place, compose_scene, outline_matches
+from scanner.vision.synthetic.render import render_card, render_station_frame
+from scanner.vision.synthetic.scene import cards_to_place, compose_scene, outline_matches
 
 STYLE = "standard"
 

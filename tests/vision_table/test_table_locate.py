@@ -8,7 +8,7 @@ import pytest
 
 from scanner.cards import parse_card
 from scanner.vision import table
-from scanner.vision.scene import (
+from scanner.vision.synthetic.scene import (
     BACKGROUNDS,
     card_corners,
     cards_to_place,

@@ -17,7 +17,7 @@ from types import MappingProxyType
 import cv2
 import numpy as np
 
-from ..cards import Card, Rank, Suit
+from ...cards import Card, Rank, Suit
 from .perturb import (
     ALL_PERTURBATIONS,
     apply_image_perturbations,

@@ -1,7 +1,7 @@
 """Train the shipped corner reader (``corner_net.onnx``) on rendered cards of the tuning
 styles only, and calibrate when to trust it.
 
-    python -m scanner.vision.train_corners [--exclude STYLE] [--out FILE] [--samples N]
+    python -m scanner.vision.training.train_corners [--exclude STYLE] [--out FILE] [--samples N]
 
 Needs the ``train`` extra (torch, onnx); the reader itself runs the exported file through
 ``cv2.dnn``. Faces are drawn from random deck designs assembled from the tuning styles'
@@ -38,9 +38,8 @@ from types import ModuleType
 import cv2
 import numpy as np
 
-from ..cards import ALL_CARDS, Card, Rank, Suit
-from . import render
-from .corner_net import (
+from ...cards import ALL_CARDS, Card, Rank, Suit
+from ..corner_net import (
     NET_INPUT,
     NET_PATH,
     NONE,
@@ -53,10 +52,9 @@ from .corner_net import (
     second_look_windows,
     split_probabilities,
 )
-from .index import CANONICAL_SIZE, canonical
-from .middle import Middle, look_at_middle
-from .perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
-from .reading import (
+from ..index import CANONICAL_SIZE, canonical
+from ..middle import Middle, look_at_middle
+from ..reading import (
     MIDDLE_ALWAYS,
     CardScores,
     Together,
@@ -68,7 +66,9 @@ from .reading import (
     second_look,
     together,
 )
-from .station import rectify, station_card
+from ..station import rectify, station_card
+from ..synthetic import render
+from ..synthetic.perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
 from .train_glyphs import build as build_glyph_model
 
 TRAIN_SEED = 61_000

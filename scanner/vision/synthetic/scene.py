@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from ..cards import Card
+from ...cards import Card
 from .render import card_alpha, render_card
 
 Face = str  # "up" | "down"

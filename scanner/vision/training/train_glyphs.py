@@ -1,6 +1,6 @@
 """Build the shipped glyph model from rendered cards of the tuning styles only.
 
-    python -m scanner.vision.train_glyphs [--out PATH] [--check]
+    python -m scanner.vision.training.train_glyphs [--out PATH] [--check]
 
 Every template comes through the same path a real frame takes (station frame → locate →
 rectify → corner index → glyph crop), under mild camera perturbations, from the tuning
@@ -22,13 +22,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..cards import ALL_CARDS, Card, Rank, Suit
-from . import render
-from .glyphs import DEFAULT_MODEL_PATH, THRESHOLD_KINDS, GlyphModel, Thresholds, meanings
-from .index import CANONICAL_SIZE, canonical, glyph_feature, read_corners, suits_ruled_out
-from .perturb import perturb_defocus, perturb_motion
-from .pips import centre_pips
-from .station import station_card
+from ...cards import ALL_CARDS, Card, Rank, Suit
+from ..glyphs import DEFAULT_MODEL_PATH, THRESHOLD_KINDS, GlyphModel, Thresholds, meanings
+from ..index import CANONICAL_SIZE, canonical, glyph_feature, read_corners, suits_ruled_out
+from ..pips import centre_pips
+from ..station import station_card
+from ..synthetic import render
+from ..synthetic.perturb import perturb_defocus, perturb_motion
 
 TRAIN_SEED = 31_000
 CALIBRATION_SEED = 52_000
