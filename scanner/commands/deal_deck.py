@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_club_arguments, join_club
 from ..log import DEFAULT_DURABILITY, DURABILITY
 
 GAMES = ("bridge", "pinochle")
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "and spares a disk sync per event")
     parser.add_argument("--new", action="store_true",
                         help="start a new deal even if the log holds an unfinished one")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -56,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from ..shoe.driver import Shoe
     from ..shoe.errors import ShoeFault
 
+    check_club_arguments(args)
     try:
         dealer = parse_seat(args.dealer)
         plan = LiveDeal.for_game(args.game, dealer, args.packet)
@@ -69,14 +72,22 @@ def run(args: argparse.Namespace) -> int:
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
     try:
+        club = join_club(args, db)
         camera = open_station_camera(args.camera)
     except CameraError as exc:
+        log.close()
+        club.close()
         raise UsageError(f"--camera: {exc}") from None
+    except UsageError:
+        log.close()
+        raise
     shoe = Shoe(args.shoe)
     try:
         shoe.connect()
     except ShoeFault as exc:
         camera.close()
+        club.close()
+        log.close()
         raise UsageError(f"--shoe {args.shoe}: {exc.message}") from None
     hand = HandStarted(args.game, dealer, plan.packet, session=log.session)
     try:
@@ -87,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         shoe.close()
         camera.close()
         log.close()
+        club.close()
     print(json.dumps(result.to_dict()))
     if result.status == "stopped":
         print(f"deal-deck: stopped: {result.prompt}", file=sys.stderr)

@@ -18,12 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from ..bridge.cli_io import DamagedInput, load_set, parse_board_numbers, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_club_arguments, join_club
 from ..log import DEFAULT_DURABILITY, DURABILITY
 
 
@@ -61,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--wait-for-page", action="store_true",
                         help="wait for the operator's 'Loaded' on the live page (tablescan serve "
                              "--game bridge on the same --db and --session) instead of Enter")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -73,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from ..paths import default_db_path
     from ..shoe.dealing import deck_check_for
 
+    check_club_arguments(args)
     boards = _boards(args)
     try:
         steps_for(boards, args.copies)
@@ -84,12 +88,17 @@ def run(args: argparse.Namespace) -> int:
         log = EventLog(db, session=session, durability=args.durability)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
+    try:
+        club = join_club(args, db)
+    except UsageError:
+        log.close()
+        raise
     console = PredealConsole(go_ahead(args.yes, args.next_deck_cmd, "--next-deck-cmd",
                                       page_log=log if args.wait_for_page else None),
                              sys.stderr, tty=sys.stderr.isatty())
     blind = not args.show_hands
     outcomes: list[dict[str, Any]] = []
-    with log, open_shoe_and_camera(args.shoe, args.camera) as (shoe, camera):
+    with log, closing(club), open_shoe_and_camera(args.shoe, args.camera) as (shoe, camera):
         predeal = Predeal(shoe, camera, log, console, lambda: deck_check_for(BRIDGE_52),
                           boards, args.copies, blind, args.allow_repeat)
         print(f"predeal: {args.set}, {len(boards)} board(s) × {args.copies} cop(ies), "

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from ..cards import CardError, Seat, parse_seat
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_club_arguments, join_club
 from ..live import LiveTable
 from ..log import EventLog, LogError
 from ..paths import default_db_path
@@ -43,18 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--demo", nargs="?", const="auto", choices=DEMO_MODES,
         help="deal hands through a simulated shoe and the virtual camera: 'auto' (default) "
              "with scripted players, 'deal' to play the dealt hands from the page")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from waitress import create_server
-
-    from webui import create_app
-
-    from ..bridge.live_demo import BridgeDemo
     from ..bridge.live_set import BridgeSetGame
-    from ..pinochle.live_demo import PinochleDemo
 
+    check_club_arguments(args)
     db = args.db or default_db_path()
     # A demo's simulated shoe starts empty, so a demo never resumes an old sitting mid-deal.
     session = _session_to_use(db, args.session, args.new_session or bool(args.demo))
@@ -66,6 +64,20 @@ def run(args: argparse.Namespace) -> int:
         table = LiveTable(lambda: EventLog(db, session=session), game)
     except LogError as exc:
         raise UsageError(str(exc)) from None
+    # Closed however serving ends, a refused club token included.
+    with closing(table), closing(join_club(args, db)):
+        _serve(args, table, db, game, pin)
+    return 0
+
+
+def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, pin: str) -> None:
+    from waitress import create_server
+
+    from webui import create_app
+
+    from ..bridge.live_demo import BridgeDemo
+    from ..pinochle.live_demo import PinochleDemo
+
     app = create_app(table, pin=pin, title=f"tablescan — {args.game}")
     server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
     url = f"http://{args.host}:{server.effective_port}/"
@@ -81,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if demo is not None:
             demo.stop()
-        table.close()
-    return 0
 
 
 def _names(pairs: list[str]) -> dict[Seat, str]:

@@ -1,0 +1,66 @@
+"""A simulated table: deals hands into its own SQLite log and ships it to the club.
+
+Run as a process, so a test can SIGKILL it mid-deal and start it again on the same log. Every
+event is logged under an idempotency key (deal number / event number), so a restarted table
+replays its script and logs only what it had not logged yet: it carries on mid-deal.
+
+    python sim_table.py --db FILE --club URL --token TOKEN --deals N [--pace S] [--seed K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+from scanner.cards import PINOCHLE_48, Seat
+from scanner.club.access import parse_token
+from scanner.club.shipper import Shipper
+from scanner.events import Bid, CardDelivered, HandStarted, Marker, Pass
+from scanner.log import EventLog
+
+SEATS = list(Seat)
+
+
+def deal_events(rng: random.Random, dealer: Seat) -> list:
+    """One pinochle hand as a table logs it: start, 48 deliveries in threes, an auction."""
+    deck = PINOCHLE_48.cards()
+    rng.shuffle(deck)
+    events: list = [HandStarted("pinochle", dealer, 3)]
+    left = SEATS.index(dealer) + 1
+    for i, card in enumerate(deck):
+        events.append(CardDelivered(card, SEATS[(left + i // 3) % 4]))
+    events += [Marker("auction-started"), Bid(SEATS[left % 4], 250), Pass(SEATS[(left + 1) % 4])]
+    return events
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--club", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--deals", type=int, default=5)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between events")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--session", default="club-night")
+    args = parser.parse_args()
+    shipper = None
+    with EventLog(args.db, session=args.session) as log:
+        shipper = Shipper(args.db, args.club, parse_token(args.token),
+                          poll_interval=0.02).start()
+        rng = random.Random(args.seed)
+        for deal in range(args.deals):
+            for i, event in enumerate(deal_events(rng, SEATS[deal % 4])):
+                log.append(event, key=f"deal{deal}/{i}")
+                if args.pace:
+                    time.sleep(args.pace)
+        print("dealt", flush=True)
+        drained = shipper.stop(drain_timeout=60)
+    print("shipped" if drained else "not shipped", flush=True)
+    return 0 if drained else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
