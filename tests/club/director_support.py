@@ -1,0 +1,70 @@
+"""The director's page served in this process (waitress on a free port of 127.0.0.1), and a
+table's log filled with bridge deals, for the page tests and the latency bench."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from waitress import create_server
+
+from scanner.cards import BRIDGE_52, SEATS, Card, Seat
+from scanner.club.view import ClubView
+from scanner.history import DealHistory
+from scanner.log import EventLog
+from webui.director import create_director_app
+
+
+@dataclass
+class Director:
+    url: str
+    pin: str
+    view: ClubView
+
+
+@contextmanager
+def running_director(store_url: str, pin: str = "2468", poll_interval: float = 0.05
+                     ) -> Iterator[Director]:
+    view = ClubView(store_url, poll_interval=poll_interval).start()
+    app = create_director_app(view, pin=pin, store_url=store_url)
+    server = create_server(app, host="127.0.0.1", port=0, threads=16)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield Director(f"http://127.0.0.1:{server.effective_port}/", pin, view)
+    finally:
+        server.close()
+        view.close()
+
+
+def random_deal(rng: random.Random) -> dict[Seat, list[Card]]:
+    cards = BRIDGE_52.cards()
+    rng.shuffle(cards)
+    return {seat: cards[13 * i:13 * i + 13] for i, seat in enumerate(SEATS)}
+
+
+def rotated(hands: dict[Seat, list[Card]], seats: int) -> dict[Seat, list[Card]]:
+    """Every hand moved ``seats`` seats clockwise: N's hand goes to E when seats is 1."""
+    return {SEATS[(i + seats) % 4]: hands[seat] for i, seat in enumerate(SEATS)}
+
+
+def record_deals(db: Path, session: str, source: str,
+                 boards: dict[int, dict[Seat, list[Card]]]) -> None:
+    """A table's log and deal history, as predeal (dealt) or verification (verified) leave it."""
+    with EventLog(db, session=session) as log:
+        history = DealHistory(log)
+        for number, hands in boards.items():
+            history.record(hands, session, source, board=number)
+
+
+def chromium_launch_options() -> dict:
+    """How the page tests launch Debian's Chromium (tests/webui/browser_support.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "webui"))
+    from browser_support import CHROMIUM_ARGS, chromium_path
+
+    return {"executable_path": chromium_path(), "headless": True, "args": CHROMIUM_ARGS}

@@ -1,0 +1,221 @@
+"""The director's page: every table live, boards compared across tables (Law 87), deals
+repeated in the club's history (Law 6D2), and only the director acts."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from club_support import Store
+from director_support import random_deal, record_deals, rotated
+from flask.testing import FlaskClient
+from pg_cluster import wait_until
+
+from scanner.cards import Seat, parse_card
+from scanner.club.access import parse_token
+from scanner.club.shipper import Shipper
+from scanner.club.view import ClubView
+from scanner.events import (
+    CardDelivered,
+    CardExposed,
+    HandStarted,
+    MachineFault,
+    Marker,
+    Redeal,
+)
+from scanner.log import EventLog
+from webui.director import create_director_app
+
+PIN = "2468"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def ship(store: Store, table: str, db: Path, token: str | None = None) -> None:
+    Shipper(db, store.table_url(), parse_token(token or store.token(table))).ship_pending()
+
+
+def planted_set(store: Store, tmp_path: Path) -> dict:
+    """Boards 1–4 dealt by the machine; each play table verifies one copy, three of them
+    planted wrong: rotated, holding another board, and one card moved between hands."""
+    rng = random.Random(87)
+    dealt = {n: random_deal(rng) for n in (1, 2, 3, 4)}
+    record_deals(tmp_path / "machine.sqlite", "tuesday", "dealt", dealt)
+    ship(store, "machine", tmp_path / "machine.sqlite")
+    one_card = {seat: list(cards) for seat, cards in dealt[4].items()}
+    moved = one_card[Seat.N].pop(0)
+    one_card[Seat.E].append(moved)
+    back = one_card[Seat.E].pop(0)
+    one_card[Seat.N].append(back)
+    copies = {"T1": (1, dealt[1]), "T2": (2, rotated(dealt[2], 1)), "T3": (3, dealt[4]),
+              "T4": (4, one_card)}
+    for table, (number, hands) in copies.items():
+        db = tmp_path / f"{table}.sqlite"
+        record_deals(db, "tuesday", "verified", {number: hands})
+        ship(store, table, db)
+    return {"moved": (str(moved), str(back))}
+
+
+def test_fouled_boards_are_named_board_by_board_with_the_copy_that_agrees(
+        store: Store, tmp_path: Path) -> None:
+    planted = planted_set(store, tmp_path)
+    view = ClubView(store.admin_url)
+    try:
+        _, state = view.snapshot()
+    finally:
+        view.close()
+    fouled = {b["board"]: b for b in state["fouled"]}
+    assert sorted(fouled) == [2, 3, 4]
+    for board in fouled.values():
+        assert board["record"] == {"table": "machine", "source": "dealt"}
+        assert board["rule"] == "Law 87A"
+        assert "Law 87B" in board["remedy"]
+    [copy2] = fouled[2]["copies"]
+    assert (copy2["table"], copy2["status"], copy2["laws"]) == ("T2", "rotated", ["Law 6F"])
+    assert "shifted 1 seat" in copy2["detail"]
+    [copy3] = fouled[3]["copies"]
+    assert (copy3["table"], copy3["status"]) == ("T3", "swapped")
+    assert "holds board 4" in copy3["detail"]
+    [copy4] = fouled[4]["copies"]
+    assert (copy4["table"], copy4["status"]) == ("T4", "differs")
+    moved, back = planted["moved"]
+    assert f"card {moved} is in E but belongs to N" in copy4["detail"]
+    assert f"card {back} is in N but belongs to E" in copy4["detail"]
+    board1 = next(b for b in state["boards"] if b["board"] == 1)
+    assert not board1["differs"]
+    assert [(c["table"], c["status"]) for c in board1["copies"]] == [("T1", "match")]
+
+
+def test_a_deal_played_in_an_earlier_session_is_found_by_hash(store: Store, tmp_path: Path
+                                                              ) -> None:
+    rng = random.Random(62)
+    old, fresh = random_deal(rng), random_deal(rng)
+    record_deals(tmp_path / "m.sqlite", "monday", "dealt", {5: old})
+    record_deals(tmp_path / "m.sqlite", "thursday", "dealt", {5: fresh, 6: old})
+    ship(store, "machine", tmp_path / "m.sqlite")
+    record_deals(tmp_path / "t.sqlite", "thursday", "verified", {6: old})
+    ship(store, "T9", tmp_path / "t.sqlite")
+    view = ClubView(store.admin_url)
+    try:
+        _, state = view.snapshot()
+    finally:
+        view.close()
+    [repeat] = state["repeats"]
+    assert (repeat["status"], repeat["law"]) == ("no-result", "Law 6D2")
+    assert sorted((s["session"], s["table"], s["board"]) for s in repeat["sightings"]) == [
+        ("monday", "machine", 5), ("thursday", "T9", 6), ("thursday", "machine", 6)]
+
+
+def test_each_table_shows_game_phase_verdict_redeals_and_machine_faults(
+        store: Store, tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    with EventLog(db, session="friday") as log:
+        log.append(HandStarted("pinochle", Seat.S, 3))
+        log.append(CardExposed(None, Seat.W))
+        log.append(MachineFault("jam", "card stuck at the gate"))
+        log.append(Redeal("a card was exposed", True))
+        log.append(HandStarted("pinochle", Seat.S, 3))
+        for card in ("AS", "AS", "TS"):
+            log.append(CardDelivered(parse_card(card), Seat.W))
+        log.append(CardExposed(parse_card("KH"), Seat.N))
+        log.append(Marker("auction-started"))
+    ship(store, "T5", db)
+    view = ClubView(store.admin_url)
+    try:
+        _, state = view.snapshot()
+    finally:
+        view.close()
+    [table] = state["tables"]
+    assert (table["table"], table["game"], table["phase"], table["hand"], table["dealer"]) == (
+        "T5", "pinochle", "auction", 2, "S")
+    assert table["redeals"] == 1 and table["last_redeal"] == "a card was exposed"
+    assert table["faults"][0]["kind"] == "jam"
+    assert table["verdict"]["status"] == "redeal-same-dealer" and table["verdict"]["rule"]
+    assert table["events"] == 10
+
+
+@pytest.fixture
+def director(store: Store):
+    view = ClubView(store.admin_url, poll_interval=0.05).start()
+    try:
+        yield create_director_app(view, pin=PIN, store_url=store.admin_url)
+    finally:
+        view.close()
+
+
+def visitor(app) -> tuple[FlaskClient, str]:
+    """A browser that loaded the page: its cookie and the CSRF token the page carries."""
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    return client, page.split('name="csrf-token" content="')[1].split('"')[0]
+
+
+def post(client: FlaskClient, path: str, csrf: str | None, **body: str):
+    headers = {"X-CSRF-Token": csrf} if csrf else {}
+    return client.post(path, json=body, headers=headers)
+
+
+def test_a_strangers_post_is_refused_and_changes_nothing(store: Store, director) -> None:
+    store.token("T1")
+    assert post(director.test_client(), "/act/revoke", None, table="T1").status_code == 403
+    client, csrf = visitor(director)
+    spectator = post(client, "/act/revoke", csrf, table="T1")
+    assert spectator.status_code == 403 and "director" in spectator.get_json()["error"]
+    assert post(client, "/login", csrf, pin="0000").status_code == 403
+    assert post(client, "/act/token", csrf, table="T2").status_code == 403
+    with store.admin() as conn:
+        assert conn.execute("SELECT name, revoked_at FROM tablescan.tables").fetchall() == [
+            ("T1", None)]
+
+
+def test_spectators_read_the_whole_club(store: Store, director) -> None:
+    first = director.test_client().get("/state").get_json()
+    store.token("T1")
+    # The long poll answers once the view has seen the new table.
+    body = director.test_client().get(f"/state?since={first['version']}").get_json()
+    assert body["director"] is False
+    assert [t["table"] for t in body["state"]["tables"]] == ["T1"]
+
+
+def test_the_director_with_the_pin_issues_and_revokes_tokens(store: Store, director,
+                                                             tmp_path: Path) -> None:
+    client, csrf = visitor(director)
+    login = post(client, "/login", csrf, pin=PIN)
+    assert login.status_code == 200
+    csrf = login.get_json()["csrf"]
+    minted = post(client, "/act/token", csrf, table="T3")
+    assert minted.status_code == 200
+    db = tmp_path / "t3.sqlite"
+    with EventLog(db) as log:
+        log.append(HandStarted("bridge", Seat.N))
+    ship(store, "T3", db, minted.get_json()["token"])
+    view = director.extensions["tablescan.club"]
+    assert wait_until(lambda: any(t["table"] == "T3" and t["events"] == 1
+                                  for t in view.snapshot()[1]["tables"]), 10)
+    assert post(client, "/act/revoke", csrf, table="T3").status_code == 200
+    assert wait_until(lambda: view.snapshot()[1]["tables"][0]["revoked"], 10)
+    assert post(client, "/act/revoke", csrf, table="nobody").status_code == 404
+
+
+def test_club_serve_runs_the_page_from_the_command_line(store: Store, tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scanner", "club", "serve", "--store", store.admin_url,
+             "--port", "0", "--pin", "97531"], stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        assert wait_until(lambda: "director's page http" in log.read_text(), 30), log.read_text()
+        url = re.search(r"(http://127\.0\.0\.1:\d+/)", log.read_text()).group(1)
+        with urllib.request.urlopen(url + "healthz", timeout=10) as response:
+            assert json.load(response)["ok"] is True
+        assert "director PIN 97531" in log.read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

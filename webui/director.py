@@ -1,0 +1,137 @@
+"""The club director's page: a Flask app factory of its own beside the table page's.
+
+Spectators read every table, the boards across tables and the deals repeated in the club's
+history. Only the director, who enters the PIN (the same PIN, cookie and CSRF rules as at a
+table: webui.security), may act: issue a table's token or revoke it. Views only translate
+HTTP; the club view (scanner.club.view) folds the store, scanner.club.admin changes it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from flask import session as cookie
+
+from scanner.club.admin import issue_token, open_store, revoke_token
+from scanner.club.schema import StoreError
+
+from . import security
+from .errors import BadRequest, register_error_handlers
+
+MAX_REQUEST_BYTES = 16 * 1024
+LONG_POLL_S = 10.0
+TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
+
+bp = Blueprint("director", __name__)
+
+
+def create_director_app(view: Any, *, pin: str, store_url: str,
+                        title: str = "tablescan — club director", **config: Any) -> Flask:
+    """The page around one club view; ``store_url`` is where the director's actions go."""
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_bytes(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
+        TABLESCAN_TITLE=title,
+        TABLESCAN_LONG_POLL=LONG_POLL_S,
+    )
+    app.config.update(config)
+    app.extensions["tablescan.club"] = view
+    app.extensions["tablescan.pin"] = pin
+    app.extensions["tablescan.store"] = store_url
+    security.init_app(app)
+    register_error_handlers(app)
+    app.register_blueprint(bp)
+    return app
+
+
+def _view() -> Any:
+    return current_app.extensions["tablescan.club"]
+
+
+def _json_object() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return body
+
+
+def _table_name(body: dict[str, Any]) -> str:
+    name = body.get("table")
+    if not isinstance(name, str) or not TABLE_NAME.match(name):
+        raise BadRequest("'table' must be 1 to 40 letters, digits, '.', '_' or '-'")
+    return name
+
+
+def _director_only() -> None:
+    if not security.is_operator():
+        raise BadRequest("only the director may act: enter the PIN", status=403)
+
+
+@bp.get("/")
+def page() -> str:
+    return render_template("director.html", title=current_app.config["TABLESCAN_TITLE"],
+                           csrf=security.csrf_token(), director=security.is_operator())
+
+
+@bp.get("/state")
+def state() -> Response:
+    """The club now; with ``since=V``, wait (a while) until it has moved past version V."""
+    since = request.args.get("since")
+    if since is not None:
+        try:
+            version = int(since)
+        except ValueError:
+            raise BadRequest(f"since must be a whole number, not {since!r}") from None
+        _view().wait_for_change(version, timeout=current_app.config["TABLESCAN_LONG_POLL"])
+    version, snapshot = _view().snapshot()
+    return jsonify({"version": version, "state": snapshot, "director": security.is_operator()})
+
+
+@bp.post("/login")
+def login() -> Response:
+    pin = _json_object().get("pin")
+    if not isinstance(pin, str):
+        raise BadRequest("'pin' must be text")
+    security.log_in(pin)
+    return jsonify({"director": True, "csrf": security.csrf_token()})
+
+
+@bp.post("/logout")
+def logout() -> Response:
+    cookie.clear()
+    return jsonify({"director": False, "csrf": security.csrf_token()})
+
+
+@bp.post("/act/token")
+def issue() -> Response:
+    """A new token for a table (a new table, or a replacement: the old one stops working)."""
+    _director_only()
+    table = _table_name(_json_object())
+    with open_store(current_app.extensions["tablescan.store"]) as conn:
+        token = issue_token(conn, table)
+    return jsonify({"table": table, "token": str(token)})
+
+
+@bp.post("/act/revoke")
+def revoke() -> Response:
+    _director_only()
+    table = _table_name(_json_object())
+    with open_store(current_app.extensions["tablescan.store"]) as conn:
+        try:
+            revoke_token(conn, table)
+        except StoreError as exc:
+            raise BadRequest(str(exc), status=404) from None
+    return jsonify({"table": table, "revoked": True})
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    version, snapshot = _view().snapshot()
+    return jsonify({"ok": not snapshot["store_error"], "version": version})
