@@ -1,23 +1,28 @@
-"""`tablescan club init|token|status|serve --store URL`: the club's PostgreSQL store.
+"""`tablescan club init|token|status|export|serve --store URL`: the club's PostgreSQL store.
 
 init creates or migrates the store; token prints a new token for a table (or revokes one);
-status prints one JSON line with each table's events in the store; serve runs the director's
-page. The URL names the store; the administrator's credentials come the usual PostgreSQL
-ways (a Unix socket, ~/.pgpass, PGPASSWORD), never from the command line.
+status prints one JSON line with each table's events in the store; export writes a session's
+hand records (PBN export format, or the Bridgemate Data Connector's PutHandrecords JSON to a
+file or its URL); serve runs the director's page. The URL names the store; the
+administrator's credentials come the usual PostgreSQL ways (a Unix socket, ~/.pgpass,
+PGPASSWORD), never from the command line.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 from ..cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "club", help="the club's store: init, token, status, serve (the director's page)",
+        "club", help="the club's store: init, token, status, export, serve (director's page)",
         description=__doc__.split("\n\n", 1)[1])
     actions = parser.add_subparsers(dest="club_command", required=True, metavar="ACTION")
 
@@ -35,6 +40,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     status = actions.add_parser("status", help="one JSON line: each table's events in the store")
     _store_argument(status)
     status.set_defaults(func=run_status)
+
+    export = actions.add_parser(
+        "export", help="a session's hand records: PBN export format or Bridgemate JSON")
+    _store_argument(export)
+    export.add_argument("--session", required=True, help="the session whose boards to export")
+    out = export.add_mutually_exclusive_group(required=True)
+    out.add_argument("--pbn", metavar="FILE", type=Path, help="write PBN 2.1 export format")
+    out.add_argument("--bridgemate", metavar="FILE", type=Path,
+                     help="write the Bridgemate Data Connector PutHandrecords request (JSON)")
+    out.add_argument("--bridgemate-url", metavar="URL",
+                     help="post PutHandrecords to the data connector at URL "
+                          "(e.g. http://localhost:5079)")
+    export.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    export.add_argument("--event", default="?", help="PBN Event tag")
+    export.add_argument("--site", default="?", help="PBN Site tag (the club)")
+    export.add_argument("--date", default="????.??.??", help="PBN Date tag, YYYY.MM.DD")
+    export.add_argument("--session-guid", metavar="GUID",
+                        help="Bridgemate: the session's GUID in the scoring program "
+                             "(32 capital hex digits)")
+    export.add_argument("--scoring-group", type=int, default=1, help="Bridgemate (default 1)")
+    export.add_argument("--section", default="A", help="Bridgemate section letters (default A)")
+    export.add_argument("--club-id", default="", help="Bridgemate http interface: club id")
+    export.add_argument("--licence-key", default=os.environ.get("TABLESCAN_BRIDGEMATE_KEY", ""),
+                        help="Bridgemate http interface: licence key "
+                             "(or $TABLESCAN_BRIDGEMATE_KEY)")
+    export.set_defaults(func=run_export)
 
     serve = actions.add_parser("serve", help="the director's page (default 127.0.0.1:5050)")
     _store_argument(serve)
@@ -97,6 +128,75 @@ def run_status(args: argparse.Namespace) -> int:
     except _store_errors() as exc:
         raise UsageError(str(exc)) from None
     return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from ..bridge.formats.pbn import export_text
+    from ..club.admin import open_store
+    from ..club.handrecords import (
+        HandrecordError,
+        handrecord_dtos,
+        post_request,
+        put_handrecords_request,
+        session_boards,
+    )
+
+    target = args.pbn or args.bridgemate
+    if target is not None and target.exists() and not args.force:
+        raise UsageError(f"{target} exists; pass --force to overwrite it")
+    if args.pbn is None and not args.session_guid:
+        raise UsageError("--session-guid: the Bridgemate hand records belong to the scoring "
+                         "program's session; give its GUID")
+    try:
+        with open_store(args.store) as conn:
+            boards, unrecorded = session_boards(conn, args.session)
+    except _store_errors() as exc:
+        raise UsageError(str(exc)) from None
+    if unrecorded:
+        print(f"club export: board(s) {unrecorded} of session {args.session} have no dealt "
+              "record and are left out", file=sys.stderr)
+    if not boards:
+        raise UsageError(f"session {args.session!r}: no board with a dealt record in the store")
+    try:
+        if args.pbn is not None:
+            data = export_text(boards, event=args.event, site=args.site, date=args.date)
+            _write_new(args.pbn, data.encode("utf-8"))
+        else:
+            dtos = handrecord_dtos(boards, args.session_guid, scoring_group=args.scoring_group,
+                                   section=args.section)
+            request = put_handrecords_request(dtos, args.session_guid, club_id=args.club_id,
+                                              licence_key=args.licence_key)
+            if args.bridgemate is not None:
+                _write_new(args.bridgemate, json.dumps(request, indent=1).encode("utf-8"))
+            else:
+                post_request(args.bridgemate_url, request)
+    except (HandrecordError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    where = target or args.bridgemate_url
+    print(json.dumps({"session": args.session, "boards": [b.number for b in boards],
+                      "out": str(where)}))
+    print(f"club export: {len(boards)} board(s) to {where}", file=sys.stderr)
+    return 0
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write atomically: a temp file in the same folder, synced, then renamed over."""
+    folder = path.resolve().parent
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -11,7 +11,9 @@ from pathlib import Path
 import psycopg
 from pg_cluster import Cluster
 
+from scanner.club.access import parse_token
 from scanner.club.admin import issue_token
+from scanner.club.shipper import Shipper
 
 
 @dataclass
@@ -51,3 +53,8 @@ def log_events(table: str, path: Path) -> set[tuple]:
         conn.close()
     return {(table, log_id, seq, session, key, kind, json.dumps(json.loads(body), sort_keys=True))
             for seq, session, key, kind, body in rows}
+
+
+def ship(store: Store, table: str, db: Path, token: str | None = None) -> None:
+    """Ship a table's log to the store now (a new token for the table unless given one)."""
+    Shipper(db, store.table_url(), parse_token(token or store.token(table))).ship_pending()

@@ -13,14 +13,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from club_support import Store
+from club_support import Store, ship
 from director_support import random_deal, record_deals, rotated
 from flask.testing import FlaskClient
 from pg_cluster import wait_until
 
 from scanner.cards import Seat, parse_card
-from scanner.club.access import parse_token
-from scanner.club.shipper import Shipper
 from scanner.club.view import ClubView
 from scanner.events import (
     CardDelivered,
@@ -35,10 +33,6 @@ from webui.director import create_director_app
 
 PIN = "2468"
 REPO = Path(__file__).resolve().parents[2]
-
-
-def ship(store: Store, table: str, db: Path, token: str | None = None) -> None:
-    Shipper(db, store.table_url(), parse_token(token or store.token(table))).ship_pending()
 
 
 def planted_set(store: Store, tmp_path: Path) -> dict:

@@ -289,3 +289,31 @@ def format_game(board: Board) -> str:
 def _tag_line(name: str, value: str) -> str:
     escaped = value.replace('"', '\\"')
     return f'[{name} "{escaped}"]'
+
+
+# ---- export format (PBN 2.1 §2.1) -----------------------------------------------------------
+
+# The Mandatory Tag Set in the order export format prescribes; every tag present, "?" when
+# unknown. A hand record has no players, contract or result yet.
+EXPORT_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+               "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
+EXPORT_EOL = "\r\n"
+
+
+def export_text(boards: Iterable[Board], *, event: str = UNKNOWN, site: str = UNKNOWN,
+                date: str = "????.??.??") -> str:
+    """Boards as PBN 2.1 in its strict export form: ``% PBN 2.1`` and ``% EXPORT`` first,
+    the mandatory tags in order, one space between tokens, CRLF line ends, a blank line after
+    each game. The deal starts at the dealer. Every hand must be known."""
+    lines = ["% PBN 2.1", "% EXPORT", ""]
+    for board in boards:
+        if any(hand is None for hand in board.hands):
+            raise ValueError(f"board {board.number}: a hand record needs all four hands")
+        start = board.dealer.index
+        hands = [format_hand(board.hands[(start + i) % 4], void="") for i in range(4)]
+        values = {"Event": event, "Site": site, "Date": date, "Board": str(board.number),
+                  "Dealer": str(board.dealer), "Vulnerable": str(board.vulnerability),
+                  "Deal": f"{board.dealer}:{' '.join(hands)}"}
+        lines += [_tag_line(name, values.get(name, UNKNOWN)) for name in EXPORT_TAGS]
+        lines.append("")
+    return "".join(line + EXPORT_EOL for line in lines)
