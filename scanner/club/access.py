@@ -20,7 +20,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 # A dead link is noticed within seconds rather than when the kernel gives up (minutes).
-CONNECT_TIMEOUT_S = 5
+CONNECT_TIMEOUT_S = 10
 LINK_OPTIONS = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
                 "keepalives_count": 3, "tcp_user_timeout": 10000}
 TOKEN_PATTERN = re.compile(r"^(tablescan_[0-9a-f]{8}_t[0-9a-f]{8})\.([A-Za-z0-9_-]{20,})$")

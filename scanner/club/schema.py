@@ -55,7 +55,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         """CREATE TABLE tablescan.events (
             id bigint GENERATED ALWAYS AS IDENTITY,
             tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
-            table_name text NOT NULL REFERENCES tablescan.tables (name),
+            table_name text NOT NULL,
             log_id uuid NOT NULL,
             seq bigint NOT NULL CHECK (seq > 0),
             session text NOT NULL,
@@ -68,7 +68,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE INDEX events_in_commit_order ON tablescan.events (tx, id)",
         """CREATE TABLE tablescan.deals (
             tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
-            table_name text NOT NULL REFERENCES tablescan.tables (name),
+            table_name text NOT NULL,
             log_id uuid NOT NULL,
             deal_id bigint NOT NULL CHECK (deal_id > 0),
             hash text NOT NULL,
@@ -86,12 +86,16 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE INDEX deals_in_commit_order ON tablescan.deals (tx)",
         "ALTER TABLE tablescan.events ENABLE ROW LEVEL SECURITY",
         "ALTER TABLE tablescan.deals ENABLE ROW LEVEL SECURITY",
+        # (SELECT …) makes the table's name an init plan, worked out once per statement
+        # rather than once per row. The policy is also why table_name needs no foreign key:
+        # only a name from tablescan.tables ever passes it, and tables are revoked, never
+        # deleted.
         """CREATE POLICY own_table ON tablescan.events TO {tables}
-            USING (table_name = tablescan.my_table())
-            WITH CHECK (table_name = tablescan.my_table())""",
+            USING (table_name = (SELECT tablescan.my_table()))
+            WITH CHECK (table_name = (SELECT tablescan.my_table()))""",
         """CREATE POLICY own_table ON tablescan.deals TO {tables}
-            USING (table_name = tablescan.my_table())
-            WITH CHECK (table_name = tablescan.my_table())""",
+            USING (table_name = (SELECT tablescan.my_table()))
+            WITH CHECK (table_name = (SELECT tablescan.my_table()))""",
         "GRANT USAGE ON SCHEMA tablescan TO {tables}",
         "GRANT SELECT ON tablescan.meta TO {tables}",
         "GRANT SELECT, INSERT ON tablescan.events, tablescan.deals TO {tables}",
@@ -154,6 +158,11 @@ def migrate(conn: psycopg.Connection, where: str) -> tuple[int, int]:
         for version in range(before + 1, SCHEMA_VERSION + 1):
             for statement in MIGRATIONS[version]:
                 conn.execute(sql.SQL(statement).format(tables=tables))
+        # Tables batch their rows in temporary tables (scanner.club.shipper); said here, not
+        # left to PUBLIC's default, which a careful administrator may have revoked.
+        database = conn.execute("SELECT current_database()").fetchone()[0]
+        conn.execute(sql.SQL("GRANT CONNECT, TEMPORARY ON DATABASE {} TO {}").format(
+            sql.Identifier(database), tables))
         conn.execute("INSERT INTO tablescan.meta VALUES ('store_id', %s) "
                      "ON CONFLICT (key) DO NOTHING", (store_id,))
         conn.execute("INSERT INTO tablescan.meta VALUES ('schema_version', %s) "

@@ -33,13 +33,23 @@ RETRY_FIRST_S = 0.2
 RETRY_MAX_S = 2.0
 BUSY_TIMEOUT_MS = 5000
 
+# A batch goes in by COPY to a temporary table (the fastest way PostgreSQL takes rows in), then
+# one INSERT … SELECT whose conflicts on the primary key are the rows the store already has.
+_BATCH_TABLES = (
+    "CREATE TEMP TABLE IF NOT EXISTS ship_events (seq bigint, session text, key text, "
+    "type text, body text, logged_at text) ON COMMIT DELETE ROWS",
+    "CREATE TEMP TABLE IF NOT EXISTS ship_deals (id bigint, hash text, game text, deal text, "
+    "session text, source text, board integer, recorded_at text) ON COMMIT DELETE ROWS",
+)
 _INSERT_EVENTS = (
     "INSERT INTO tablescan.events (table_name, log_id, seq, session, key, type, body, logged_at)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s::jsonb, %s) ON CONFLICT DO NOTHING")
+    " SELECT %s, %s, seq, session, key, type, body::jsonb, logged_at::timestamptz"
+    " FROM ship_events ON CONFLICT DO NOTHING")
 _INSERT_DEALS = (
     "INSERT INTO tablescan.deals (table_name, log_id, deal_id, hash, game, deal, session, "
-    "source, board, recorded_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-    "ON CONFLICT DO NOTHING")
+    "source, board, recorded_at)"
+    " SELECT %s, %s, id, hash, game, deal, session, source, board, recorded_at::timestamptz"
+    " FROM ship_deals ON CONFLICT DO NOTHING")
 
 
 def log_identity(path: Path) -> str:
@@ -51,6 +61,11 @@ def log_identity(path: Path) -> str:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # A plain read first: once the id exists, starting a table costs no write and no sync.
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'club_link'").fetchone():
+            row = conn.execute("SELECT log_id FROM club_link").fetchone()
+            if row is not None:
+                return row[0]
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("CREATE TABLE IF NOT EXISTS club_link (log_id TEXT NOT NULL)")
@@ -206,13 +221,14 @@ class Shipper:
                 (self._cursors["deals"], self.batch)).fetchall()
             if not events and not deals:
                 return 0
-            with pg.transaction(), pg.cursor() as cur:
-                if events:
-                    cur.executemany(_INSERT_EVENTS, [
-                        (self._table, self.log_id, *row) for row in events])
-                if deals:
-                    cur.executemany(_INSERT_DEALS, [
-                        (self._table, self.log_id, *row) for row in deals])
+            with pg.transaction():
+                for rows, batch, insert in ((events, "ship_events", _INSERT_EVENTS),
+                                            (deals, "ship_deals", _INSERT_DEALS)):
+                    if rows:
+                        with pg.cursor().copy(f"COPY {batch} FROM STDIN") as copy:
+                            for row in rows:
+                                copy.write_row(row)
+                        pg.execute(insert, (self._table, self.log_id))
             # Only after the store's commit: a commit lost on the way is found again by
             # asking the store where it stands on reconnection.
             if events:
@@ -230,6 +246,8 @@ class Shipper:
             self._cursors["deals"] = conn.execute(
                 "SELECT coalesce(max(deal_id), 0) FROM tablescan.deals "
                 "WHERE table_name = %s AND log_id = %s", (table, self.log_id)).fetchone()[0]
+            for statement in _BATCH_TABLES:
+                conn.execute(statement)
             conn.commit()
         except BaseException:
             conn.close()
