@@ -1,0 +1,120 @@
+"""`tablescan watch --station SRC --game pinochle|bridge --dealer N [--table SRC --zones FILE]`.
+
+Follows a deal made by hand: the reading shoe's camera reads each card as the dealer draws it,
+and the game's dealing pattern (or, with a table camera, the zone it lands in) says whose it
+is. The events go to the event log as the dealing shoe's do and the deal tracker rules on
+them. At the end of the sources it prints one JSON line as ``check-deal`` does (status, rule,
+reason, evidence, remedy, hands) with the counts per seat and the meld read; a draw it cannot
+take (unreadable, a back, a double draw, a card dealt twice) stops it with a prompt. Exit 2 on
+unusable input: a camera that cannot be opened, stops or freezes mid-deal, or zones that do
+not fit the table camera's frames. What was logged stays logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..cards import CardError, Suit, parse_seat
+from ..cli import UsageError
+
+if TYPE_CHECKING:
+    from ..handdeal.zones import SeatZones
+    from ..vision.sources import FrameSource
+
+GAMES = ("pinochle", "bridge")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "watch", help="follow a deal made by hand through a reading shoe's camera",
+        description=__doc__.splitlines()[0])
+    parser.add_argument("--station", help="the reading shoe's camera: a device index, video "
+                        "file, stream URL or folder of frames")
+    parser.add_argument("--table", help="a camera over the table (same kinds of source)")
+    parser.add_argument("--zones", type=Path,
+                        help="the table camera's seat zones (JSON, as calibrated on the page)")
+    parser.add_argument("--markers", action="store_true",
+                        help="find the seat zones from ArUco markers 0-3 laid at N, E, S, W")
+    parser.add_argument("--game", required=True, choices=GAMES)
+    parser.add_argument("--dealer", required=True, help="the dealer's seat: N, E, S or W")
+    parser.add_argument("--packet", type=int, default=None,
+                        help="cards per packet (default: pinochle 3, bridge 1)")
+    parser.add_argument("--db", type=Path, default=None, help="event log (SQLite)")
+    parser.add_argument("--meld", action="store_true",
+                        help="the table camera goes on into the meld: once every card is "
+                             "dealt, bidding is over and faces laid down are meld")
+    parser.add_argument("--trump", help="pinochle: score meld in this suit (S, H, D, C)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here so that `tablescan --help` never pays for the vision stack.
+    from ..events import HandStarted
+    from ..handdeal.arrivals import ZoneWatch
+    from ..handdeal.deal import HandDeal
+    from ..handdeal.watch import CameraLost, watch_deal
+    from ..handdeal.zones import ZoneError, load_zones
+    from ..log import EventLog, LogError
+    from ..shoe.deal_plan import LiveDeal
+    from ..vision.sources import SourceError, open_source
+
+    if args.station is None and args.table is None:
+        raise UsageError("give --station (the reading shoe's camera), --table, or both")
+    if args.table is not None and (args.zones is None) == (not args.markers):
+        raise UsageError("--table needs its seat zones: --zones FILE or --markers")
+    try:
+        dealer = parse_seat(args.dealer)
+        plan = LiveDeal.for_game(args.game, dealer, args.packet)
+        trump = Suit(args.trump.upper()) if args.trump else None
+    except (CardError, ValueError) as exc:
+        raise UsageError(f"--dealer/--packet/--trump: {exc}") from None
+    try:
+        station = open_source(args.station) if args.station is not None else None
+        table = open_source(args.table) if args.table is not None else None
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    zone_watch = None
+    if table is not None:
+        try:
+            zones = load_zones(args.zones) if args.zones else _zones_from_markers(table)
+        except (ZoneError, SourceError) as exc:
+            raise UsageError(f"--zones: {exc}") from None
+        zone_watch = ZoneWatch(zones)
+    db = args.db or Path(tempfile.mkdtemp(prefix="tablescan-watch-")) / "deal.db"
+    if args.db is None:
+        print(f"watch: logging to {db} (pass --db to keep it)", file=sys.stderr)
+    try:
+        log = EventLog(db)
+    except LogError as exc:
+        raise UsageError(f"--db: {exc}") from None
+    hand = HandStarted(args.game, dealer, plan.packet, session=log.session)
+    deal = HandDeal(log, hand, table_camera=table is not None,
+                    reading_shoe=station is not None, trump=trump)
+    try:
+        result = watch_deal(deal, station, table, zone_watch, meld=args.meld)
+    except (CameraLost, ZoneError) as exc:
+        kept = f"; {deal.logged + 1} event(s) kept in {db}" if deal.deal_key else ""
+        raise UsageError(f"{exc}{kept}") from None
+    finally:
+        log.close()
+    json.dump(result, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    if result["stopped"]:
+        print(f"watch: stopped: {result['prompt']}", file=sys.stderr)
+    else:
+        print(f"watch: {result['status']}: {result['reason']}", file=sys.stderr)
+    return 0
+
+
+def _zones_from_markers(table: FrameSource) -> SeatZones:
+    """The seat zones from the markers in the table camera's first frame."""
+    from ..handdeal.zones import ZoneError, zones_from_markers
+
+    for frame in table.frames():
+        return zones_from_markers(frame.image)
+    raise ZoneError(f"camera {table.name!r} gives no frame to find the seat markers in")

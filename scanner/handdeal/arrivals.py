@@ -1,0 +1,130 @@
+"""Cards landing in the seats' zones, as the camera over the table sees them.
+
+Every frame is shrunk and compared with the one before, zone by zone: that costs about a
+millisecond, so the watcher keeps up with the camera. When a zone that was moving has been
+still for ``SETTLE_FRAMES`` frames, its picture is compared with how it looked when last
+still; a change of at least part of a card's area is something that landed (a hand that came
+and went leaves no change). Only then is the table reader asked, on the changed part alone,
+whether a face lies there on top: a card dealt face up, or meld laid down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..cards import Card, Seat
+from ..vision.table import Detection, read_table
+from .zones import SeatZones
+
+SHRINK = 4  # the change test runs on a picture this many times smaller each way
+# Levels a pixel must change by, in any colour channel, to count as changed. In grey alone a
+# card's back can average out to the cloth's shade once shrunk; its colour still differs.
+STEP = 20
+SETTLE_FRAMES = 2
+# Shares of a card's area. Changed between two frames: something moves in the zone. Changed
+# since the zone was last still: something landed. A card dropped neatly on the pile changes
+# little more than a sliver along its edges; sensor noise changes nothing by ``STEP``.
+MOVING_SHARE = 0.02
+LANDED_SHARE = 0.02
+CARD_AREA = 0.012  # of the frame's area: a card as the table camera sees it, at least
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """Something landed in ``seat``'s zone; ``faces`` are the faces read on it. The zone
+    started moving at frame ``since`` and was still again at ``frame``."""
+
+    seat: Seat
+    faces: tuple[Card | None, ...]
+    since: int
+    frame: int
+
+
+class ZoneWatch:
+    """Feed it the table camera's frames in order; it returns what landed in each."""
+
+    def __init__(self, zones: SeatZones,
+                 reader: Callable[[np.ndarray], list[Detection]] = read_table) -> None:
+        self.zones = zones
+        self.reader = reader
+        w, h = zones.frame_size
+        self._small_size = (w // SHRINK, h // SHRINK)
+        self._boxes: dict[Seat, tuple[int, int, int, int]] = {}
+        self._masks: dict[Seat, np.ndarray] = {}
+        for seat, mask in zones.masks().items():
+            small = cv2.resize(mask, self._small_size, interpolation=cv2.INTER_NEAREST) > 0
+            ys, xs = np.nonzero(small)
+            box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+            self._boxes[seat] = box
+            self._masks[seat] = small[box[1]:box[3], box[0]:box[2]]
+        self._card_pixels = CARD_AREA * self._small_size[0] * self._small_size[1]
+        self._last: np.ndarray | None = None
+        self._still: np.ndarray | None = None
+        self._quiet = {seat: SETTLE_FRAMES for seat in zones.zones}
+        self._since = {seat: 0 for seat in zones.zones}
+        self.frames = 0
+
+    def _shrink(self, frame: np.ndarray) -> np.ndarray:
+        # Averaging 4×4 pixels also averages out the sensor's noise.
+        return cv2.resize(frame, self._small_size, interpolation=cv2.INTER_AREA)
+
+    @staticmethod
+    def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return cv2.absdiff(a, b).max(axis=2) > STEP
+
+    def feed(self, frame: np.ndarray) -> list[Arrival]:
+        index = self.frames
+        self.frames += 1
+        small = self._shrink(frame)
+        if self._last is None:
+            self._last, self._still = small, small.copy()
+            return []
+        moved = self._changed(small, self._last)
+        self._last = small
+        arrivals = []
+        for seat, (x0, y0, x1, y1) in self._boxes.items():
+            mask = self._masks[seat]
+            moving = np.count_nonzero(moved[y0:y1, x0:x1] & mask)
+            if moving > MOVING_SHARE * self._card_pixels:
+                if self._quiet[seat] >= SETTLE_FRAMES:
+                    self._since[seat] = index
+                self._quiet[seat] = 0
+                continue
+            if self._quiet[seat] >= SETTLE_FRAMES:
+                continue
+            self._quiet[seat] += 1
+            if self._quiet[seat] < SETTLE_FRAMES:
+                continue
+            assert self._still is not None
+            changed = self._changed(small[y0:y1, x0:x1], self._still[y0:y1, x0:x1]) & mask
+            self._still[y0:y1, x0:x1][mask] = small[y0:y1, x0:x1][mask]
+            if np.count_nonzero(changed) >= LANDED_SHARE * self._card_pixels:
+                faces = self._faces(frame, changed, x0, y0)
+                arrivals.append(Arrival(seat, faces, self._since[seat], index))
+        return arrivals
+
+    def _faces(self, frame: np.ndarray, changed: np.ndarray, x0: int, y0: int
+               ) -> tuple[Card | None, ...]:
+        """The faces lying on the part of the zone that changed: read from the full frame,
+        cropped around the change, keeping cards whose centre lies on it."""
+        ys, xs = np.nonzero(changed)
+        pad = 6
+        h, w = frame.shape[:2]
+        left = max((x0 + int(xs.min()) - pad) * SHRINK, 0)
+        top = max((y0 + int(ys.min()) - pad) * SHRINK, 0)
+        right = min((x0 + int(xs.max()) + 1 + pad) * SHRINK, w)
+        bottom = min((y0 + int(ys.max()) + 1 + pad) * SHRINK, h)
+        faces = []
+        for found in self.reader(np.ascontiguousarray(frame[top:bottom, left:right])):
+            if found.face != "up":
+                continue
+            cx, cy = found.outline.mean(axis=0)
+            sx = int((cx + left) / SHRINK) - x0
+            sy = int((cy + top) / SHRINK) - y0
+            if 0 <= sy < changed.shape[0] and 0 <= sx < changed.shape[1] and changed[sy, sx]:
+                faces.append(found.card)
+        return tuple(faces)

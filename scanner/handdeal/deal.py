@@ -1,0 +1,320 @@
+"""One hand dealt by hand, logged as the dealing shoe logs it, ruled by the deal tracker.
+
+What the cameras see comes in as calls: ``on_pass`` for each draw past the reading shoe,
+``on_arrival`` for each card landing in a seat's zone on the table, ``on_meld`` for cards
+laid face up after the auction. Each becomes the shoe's events in the same log:
+
+* a draw is a ``CardRead``; a draw that cannot be taken as one known card (unreadable, a
+  back, two cards at once, a card already dealt, a card of another deck) stops the deal with
+  a prompt, as at the shoe, and nothing is delivered;
+* without a table camera, a read card is delivered to the seat the game's dealing pattern
+  names (pinochle packets of three, bridge one at a time, clockwise from the dealer's left);
+* with one, the cards read since the last landing are delivered to the zone they land in, so
+  a card given to the wrong seat is counted where it lies; one that lands face up is
+  delivered ``exposed``, and a face seen in a zone without a draw is a ``CardExposed``;
+* meld is logged as faces shown (``CardExposed``) after the marker, which the tracker leaves
+  to the laws of play, and checked here against what that seat was dealt.
+
+The tracker then rules on the hand's events exactly as it does for the shoe's.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..cards import Card, Seat, Suit
+from ..events import CardDelivered, CardExposed, CardRead, Event, HandStarted, Marker
+from ..log import EventLog
+from ..pinochle.meld import MeldError, best_trump, evaluate
+from ..shoe.deal_plan import LiveDeal
+from ..shoe.dealing import WRONG_DECK_RULE
+from ..tracker import DealResult, DealTracker, rules_for_game
+from ..verdicts import DIRECTOR, NEEDS_REREAD, Verdict, most_severe
+from ..vision.deckcheck import DeckCheck, DeckStatus
+from .passes import CardPass
+
+READ_SOURCE = "reading-shoe"
+HAND_KEY_PREFIX = "hand-deal:"
+
+# Why a draw stops the deal: the tracker's fault whose rule it breaks, and what the dealer
+# is asked to do. Every prompt starts with "card N of M: ".
+STOPS: dict[str, tuple[str, str]] = {
+    "unreadable": ("unread", "the camera could not read it and no card was guessed: look at it "
+                   "without showing its face to anyone, say which card it is on the page (or "
+                   "put it back on top of the shoe and draw it again)"),
+    "face-down": ("unread", "the camera saw its back: the card lies the wrong way round in the "
+                  "shoe; put it back on top, face the other way, and draw it again"),
+    "double-draw": ("packet-size", "two cards left the shoe in one draw ({cards}): put the "
+                    "second back on top of the shoe without showing it, and draw one at a time"),
+    "duplicate": ("extra-copy", "{card} was already dealt from this deck: keep it apart and "
+                  "call the director"),
+    "foreign": ("foreign", "{card} is not part of this deck: keep it apart and call the "
+                "director"),
+}
+DECK_CHECK_STOPS = {DeckStatus.DUPLICATE: "duplicate", DeckStatus.FOREIGN: "foreign"}
+
+
+class DealStopped(Exception):
+    """The deal stops until the dealer does what ``prompt`` asks."""
+
+    def __init__(self, reason: str, prompt: str, verdict: Verdict) -> None:
+        super().__init__(prompt)
+        self.reason = reason
+        self.prompt = prompt
+        self.verdict = verdict
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    """A seat's meld as read from the table, beside what the seat was dealt: the points the
+    cards on the table score, and the tally the dealt hand scores, in the same trump."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+    not_dealt: tuple[Card, ...]  # shown but not in the seat's dealt hand
+    trump: Suit | None = None
+    points: int | None = None
+    tally: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat.value, "cards": [str(c) for c in self.cards],
+                "not_dealt": [str(c) for c in self.not_dealt],
+                "trump": self.trump.value if self.trump else None,
+                "points": self.points, "tally": self.tally}
+
+
+@dataclass
+class HandDeal:
+    """One hand dealt by hand, from its ``HandStarted`` to its verdict."""
+
+    log: EventLog
+    hand: HandStarted
+    table_camera: bool = False
+    reading_shoe: bool = True
+    names: Mapping[Seat, str] = field(default_factory=dict)
+    deal_key: str = ""
+    stop: DealStopped | None = None
+    reads: int = 0  # draws taken as one known card
+    # Read, not yet seen landing: each card with the last frame it showed at the shoe.
+    pending: list[tuple[Card, int]] = field(default_factory=list)
+    delivered: Counter[Seat] = field(default_factory=Counter)
+    dealt: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
+    meld: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
+    bidding_ended: bool = False
+    trump: Suit | None = None  # pinochle: meld is scored in this suit (default: the hand's best)
+
+    def __post_init__(self) -> None:
+        self.rules = rules_for_game(self.hand.game)
+        self.plan = LiveDeal.for_game(self.hand.game, self.hand.dealer, self.hand.packet or None)
+        self.deck_check = DeckCheck(self.plan.deck)
+        self._attempts: Counter[int] = Counter()
+        self._exposures = 0
+        self.logged = 0
+
+    # -- log keys ------------------------------------------------------------------------------
+
+    def start(self, token: str | None = None) -> int:
+        """Log the ``HandStarted``; every later event is keyed under it."""
+        seq = self.log.append(self.hand, key=HAND_KEY_PREFIX + (token or uuid.uuid4().hex))
+        self.deal_key = f"hand:{seq}"
+        self.hand_seq = seq
+        return seq
+
+    def _append(self, event: Event, *parts: object) -> int:
+        self.logged += 1
+        return self.log.append(event, key=":".join([self.deal_key, *map(str, parts)]))
+
+    # -- what the cameras saw -------------------------------------------------------------------
+
+    def on_pass(self, draw: CardPass) -> None:
+        """A draw past the reading shoe: log it, then deliver it or stop."""
+        if self.stop is not None:
+            raise self.stop
+        position = self.reads
+        attempt = self._attempts[position]
+        self._attempts[position] += 1
+        card = draw.card if draw.face == "up" and not draw.double_draw else None
+        seq = self._append(CardRead(card, draw.face, float(draw.confidence), READ_SOURCE),
+                           position, "read", attempt)
+        if draw.double_draw:
+            both = " and ".join(str(c) for c in (draw.card, *draw.others))
+            self._stop("double-draw", position, seq, cards=both)
+        if draw.card is None:
+            self._stop("face-down" if draw.face == "down" else "unreadable", position, seq)
+        status = self.deck_check.add(draw.card)
+        if status in DECK_CHECK_STOPS:
+            self._stop(DECK_CHECK_STOPS[status], position, seq, card=draw.card)
+        self.reads += 1
+        if self.table_camera:
+            self.pending.append((draw.card, draw.last_frame))
+        else:
+            self._deliver(draw.card, self.plan.pocket_for(position, draw.card, []), False)
+
+    def on_arrival(self, seat: Seat, faces_up: Sequence[Card | None] = (),
+                   since: int | None = None) -> None:
+        """Something landed in ``seat``'s zone; ``faces_up`` are the faces seen there on top
+        (None for a face the table reader could not name). The cards it brought are those
+        read before the zone began to move at frame ``since`` (all pending when None)."""
+        if self.bidding_ended:
+            self.on_meld(seat, [c for c in faces_up if c is not None])
+            return
+        shown = list(faces_up)
+        if not self.reading_shoe:
+            # Only the table camera: a card landed, and only a face up tells which.
+            card = next((c for c in shown if c is not None), None)
+            if card is not None:
+                shown.remove(card)
+            self._deliver(card, seat, card is not None)
+        brought = [c for c, last in self.pending if since is None or last < since]
+        self.pending = [(c, last) for c, last in self.pending
+                        if not (since is None or last < since)]
+        # A face the reader saw but could not name lies on top: on the last card that landed.
+        unnamed = None in shown and bool(brought) and not any(c in shown for c in brought)
+        for i, card in enumerate(brought):
+            exposed = card in shown or (unnamed and i == len(brought) - 1)
+            if exposed:
+                shown.remove(card if card in shown else None)
+            self._deliver(card, seat, exposed)
+        for card in shown:
+            self._exposures += 1
+            self._append(CardExposed(card, seat), "exposed", self._exposures)
+
+    def end_of_bidding(self) -> None:
+        """The auction is over: faces laid down from now on are meld."""
+        if not self.bidding_ended:
+            self.bidding_ended = True
+            self._append(Marker("bidding-ended"), "bidding-ended")
+
+    def on_meld(self, seat: Seat, cards: Sequence[Card]) -> None:
+        """Cards read face up in ``seat``'s zone after the auction: meld shown."""
+        have = Counter(self.meld[seat])
+        for card in cards:
+            if have[card] > 0:
+                have[card] -= 1
+                continue
+            self.meld[seat].append(card)
+            self._exposures += 1
+            self._append(CardExposed(card, seat), "meld", self._exposures)
+
+    def _deliver(self, card: Card | None, seat: Seat, exposed: bool) -> None:
+        position = sum(self.delivered.values())
+        self._append(CardDelivered(card, seat, exposed), position, "delivered")
+        self.delivered[seat] += 1
+        if card is not None:
+            self.dealt[seat].append(card)
+
+    def _stop(self, reason: str, position: int, seq: int, **what: object) -> None:
+        kind, text = STOPS[reason]
+        fault = self.rules.faults[kind]
+        status = NEEDS_REREAD if kind in ("unread", "packet-size") else fault.before
+        prompt = f"card {position + 1} of {self.plan.deck.size}: {text.format(**what)}"
+        if reason in ("duplicate", "foreign"):
+            prompt += f"; {WRONG_DECK_RULE.get(self.plan.deck.name, 'call the director')}"
+        verdict = Verdict(status, fault.rule, prompt, [self._index_of(seq)], prompt)
+        self.stop = DealStopped(reason, prompt, verdict)
+        raise self.stop
+
+    def _index_of(self, seq: int) -> int:
+        """A logged event's index as the tracker counts it: 0 is the first after the start."""
+        row = self.log.connection.execute(
+            "SELECT COUNT(*) FROM events WHERE seq > ? AND seq < ? AND session = ?",
+            (self.hand_seq, seq, self.log.session)).fetchone()
+        return int(row[0])
+
+    # -- what the dealer is told ----------------------------------------------------------------
+
+    def next_prompt(self) -> str:
+        """What the dealer deals next: "3 to Bob", "2 more to Bob", "1 to East"."""
+        if self.stop is not None:
+            return f"stop: {self.stop.prompt}"
+        size = self.plan.deck.size
+        if self.reads >= size:
+            return "the deal is complete"
+        # A live deal's seat depends on the position alone, whichever card comes.
+        seat = self.plan.pocket_for(self.reads, self.plan.deck.counts[0][0], [])
+        left = self.plan.packet - self.reads % self.plan.packet
+        more = " more" if left < self.plan.packet else ""
+        return f"{left}{more} to {self.names.get(seat, seat_name(seat))}"
+
+    # -- the ruling -----------------------------------------------------------------------------
+
+    def events(self) -> list[Event]:
+        """This hand's events after its ``HandStarted``, in log order."""
+        return [event for _, event in self.log.replay(from_seq=self.hand_seq + 1,
+                                                       session=self.log.session)]
+
+    def ruling(self) -> DealResult:
+        """The tracker's ruling on the hand's events. A stopped deal is not over: it is
+        ruled on what its cards already show (an exposure, a packet), not on its being short
+        of cards, and its stop stands unless one of those is more severe."""
+        tracker = DealTracker.for_hand(self.hand)
+        tracker.feed_all(self.events())
+        if self.stop is None:
+            return tracker.finish()
+        so_far = tracker.findings()
+        worst = most_severe([self.stop.verdict, *so_far])
+        ruled = tracker.finish()
+        return replace(ruled, verdict=worst, findings=so_far)
+
+    def meld_checks(self) -> list[MeldCheck]:
+        checks = []
+        for seat in Seat:
+            if not self.meld[seat]:
+                continue
+            left = Counter(self.dealt[seat])
+            strays = []
+            for card in self.meld[seat]:
+                if left[card] > 0:
+                    left[card] -= 1
+                else:
+                    strays.append(card)
+            check = MeldCheck(seat, tuple(self.meld[seat]), tuple(strays))
+            if self.hand.game == "pinochle":
+                check = self._scored(check)
+            checks.append(check)
+        return checks
+
+    def _scored(self, check: MeldCheck) -> MeldCheck:
+        dealt = self.dealt[check.seat]
+        try:
+            trump = self.trump or best_trump(dealt).trump
+            points = evaluate(check.cards, trump).total
+            tally = evaluate(dealt, trump).total
+        except MeldError:  # a hand that is no pinochle hand: nothing to score
+            return check
+        return replace(check, trump=trump, points=points, tally=tally)
+
+    def result(self) -> dict[str, Any]:
+        """What ``watch`` prints: the verdict (a stop's, a stray meld card's, or the
+        tracker's), the hands, the counts per seat, and the meld read beside the hands."""
+        ruled = self.ruling()
+        out = ruled.to_dict()
+        verdict = ruled.verdict
+        strays = [m for m in self.meld_checks() if m.not_dealt]
+        if strays:
+            verdict = self._stray_meld_verdict(strays)
+        out.update(verdict.to_dict())
+        out["stopped"] = self.stop.reason if self.stop is not None else ""
+        out["prompt"] = self.stop.prompt if self.stop is not None else ""
+        out["counts"] = {seat.value: self.delivered[seat] for seat in Seat}
+        out["unplaced"] = [str(c) for c, _ in self.pending]
+        out["meld"] = [m.to_dict() for m in self.meld_checks()]
+        return out
+
+    def _stray_meld_verdict(self, strays: list[MeldCheck]) -> Verdict:
+        said = "; ".join(f"{m.seat} shows {' '.join(map(str, m.not_dealt))} in meld, not "
+                         "dealt to that seat" for m in strays)
+        index = len(self.events()) - 1
+        return Verdict(DIRECTOR, self.rules.deal_rule, said, [index],
+                       "call the director: a card shown in meld was not in that player's hand")
+
+
+SEAT_NAMES = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
+
+
+def seat_name(seat: Seat) -> str:
+    return SEAT_NAMES[seat]

@@ -1,0 +1,133 @@
+"""A hand deal's draws become the shoe's events; a draw that cannot be taken stops and asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from scanner.cards import Seat, parse_card
+from scanner.events import CardDelivered, CardExposed, CardRead, HandStarted
+from scanner.handdeal.deal import DealStopped, HandDeal
+from scanner.handdeal.passes import CardPass
+from scanner.log import EventLog
+from scanner.pinochle.deal_rules import THE_DEAL
+
+AS, KD, TWO = parse_card("AS"), parse_card("KD"), parse_card("2C")
+
+
+def draw(card, face="up", others=(), frame=0):
+    return CardPass(face, card, 1.0 if card else 0.3, tuple(others), frame, frame)
+
+
+@pytest.fixture
+def deal(tmp_path):
+    log = EventLog(tmp_path / "log.db")
+    names = {Seat.E: "Bob"}
+    hand = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session), names=names)
+    hand.start()
+    yield hand
+    log.close()
+
+
+def logged(deal):
+    return deal.events()
+
+
+def test_pinochle_cards_go_in_packets_of_three_clockwise_from_the_dealers_left(deal):
+    assert deal.next_prompt() == "3 to Bob"
+    deal.on_pass(draw(AS))
+    assert deal.next_prompt() == "2 more to Bob"
+    deal.on_pass(draw(KD))
+    deal.on_pass(draw(parse_card("QH")))
+    assert deal.next_prompt() == "3 to South"
+    events = logged(deal)
+    assert [type(e) for e in events] == [CardRead, CardDelivered] * 3
+    assert {e.to for e in events if isinstance(e, CardDelivered)} == {Seat.E}
+
+
+def test_bridge_cards_go_one_at_a_time_clockwise_from_the_dealers_left(tmp_path):
+    with EventLog(tmp_path / "b.db") as log:
+        deal = HandDeal(log, HandStarted("bridge", Seat.S, 1, session=log.session))
+        deal.start()
+        assert deal.next_prompt() == "1 to West"
+        deal.on_pass(draw(AS))
+        deal.on_pass(draw(KD))
+        assert [e.to for e in deal.events() if isinstance(e, CardDelivered)] == [Seat.W, Seat.N]
+        assert deal.next_prompt() == "1 to East"
+
+
+def test_an_unreadable_card_stops_the_deal_asking_for_a_reread_and_delivers_nothing(deal):
+    with pytest.raises(DealStopped) as stop:
+        deal.on_pass(draw(None))
+    result = deal.result()
+    assert stop.value.reason == "unreadable"
+    assert (result["status"], result["rule"], result["evidence"]) == ("needs-reread", THE_DEAL,
+                                                                      [0])
+    assert result["prompt"].startswith("card 1 of 48: the camera could not read it")
+    assert [type(e) for e in logged(deal)] == [CardRead]
+    assert deal.next_prompt().startswith("stop: card 1 of 48")
+
+
+def test_a_back_at_the_shoe_stops_the_deal_asking_to_turn_the_card(deal):
+    with pytest.raises(DealStopped) as stop:
+        deal.on_pass(draw(None, face="down"))
+    assert stop.value.reason == "face-down"
+    assert "wrong way round" in stop.value.prompt
+
+
+def test_a_double_draw_stops_the_deal_naming_both_cards(deal):
+    deal.on_pass(draw(AS))
+    with pytest.raises(DealStopped) as stop:
+        deal.on_pass(draw(KD, others=[AS]))
+    assert stop.value.reason == "double-draw"
+    assert "card 2 of 48: two cards left the shoe in one draw (KD and AS)" in stop.value.prompt
+    assert deal.result()["status"] == "needs-reread"
+
+
+def test_a_card_dealt_more_often_than_the_deck_holds_it_stops_for_the_director(deal):
+    deal.on_pass(draw(AS))
+    deal.on_pass(draw(AS))
+    with pytest.raises(DealStopped) as stop:
+        deal.on_pass(draw(AS))
+    result = deal.result()
+    assert stop.value.reason == "duplicate"
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+
+
+def test_a_card_of_another_deck_stops_the_deal(deal):
+    with pytest.raises(DealStopped) as stop:
+        deal.on_pass(draw(TWO))
+    assert stop.value.reason == "foreign"
+
+
+def test_with_a_table_camera_cards_go_where_they_land_and_a_face_up_landing_is_exposed(
+        tmp_path):
+    with EventLog(tmp_path / "t.db") as log:
+        deal = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session),
+                        table_camera=True)
+        deal.start()
+        deal.on_pass(draw(AS, frame=1))
+        deal.on_pass(draw(KD, frame=5))
+        deal.on_arrival(Seat.W, [AS], since=3)  # only AS was read before W's zone moved
+        deal.on_arrival(Seat.W, [], since=7)
+        deal.on_arrival(Seat.S, [parse_card("QH")], since=9)  # a face seen, no draw
+        delivered = [e for e in deal.events() if isinstance(e, CardDelivered)]
+        assert [(e.card, e.to, e.exposed) for e in delivered] == [(AS, Seat.W, True),
+                                                                  (KD, Seat.W, False)]
+        assert [e for e in deal.events() if isinstance(e, CardExposed)] == [
+            CardExposed(parse_card("QH"), Seat.S)]
+        assert deal.result()["counts"] == {"N": 0, "E": 0, "S": 0, "W": 2}
+
+
+def test_meld_with_a_card_not_dealt_to_that_seat_goes_to_the_director(tmp_path):
+    with EventLog(tmp_path / "m.db") as log:
+        deal = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session),
+                        table_camera=True)
+        deal.start()
+        deal.on_pass(draw(AS, frame=1))
+        deal.on_arrival(Seat.E, [], since=2)
+        deal.end_of_bidding()
+        deal.on_arrival(Seat.E, [AS, KD])
+        result = deal.result()
+        assert (result["status"], result["rule"]) == ("director", THE_DEAL)
+        assert "E shows KD in meld, not dealt to that seat" in result["reason"]
+        assert result["meld"][0]["not_dealt"] == ["KD"]

@@ -1,0 +1,83 @@
+"""Rendered videos of hand deals, watched by `tablescan watch` as a user runs it: each ends in
+the verdict its fault earns, citing its rule (pinochle Setup & Deal)."""
+
+from __future__ import annotations
+
+import json
+
+from hand_films import EXPOSED, right_deal
+
+from scanner.cli import main
+from scanner.handdeal.footage import Footage
+from scanner.pinochle.deal_rules import THE_DEAL
+
+
+def watch(footage: Footage, capsys, tmp_path, *extra: str, table: bool = True,
+          markers: bool = False):
+    args = ["watch", "--station", str(footage.station), "--game", "pinochle", "--dealer", "N",
+            "--db", str(tmp_path / "log.db"), *extra]
+    if table:
+        args += ["--table", str(footage.table)]
+        args += ["--markers"] if markers else ["--zones", str(footage.zones)]
+    code = main(args)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    lines = out.out.splitlines()
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def same_hands(result, truth):
+    return {s: sorted(h) for s, h in result["hands"].items()} == {
+        s: sorted(h) for s, h in truth["hands"].items()}
+
+
+def test_the_right_deal_is_ok_with_twelve_counted_in_every_zone_and_the_meld_read(
+        film, capsys, tmp_path):
+    footage = film("right")
+    result = watch(footage, capsys, tmp_path, "--meld")
+    assert (result["status"], result["rule"], result["evidence"]) == ("ok", THE_DEAL, [])
+    assert result["counts"] == {"N": 12, "E": 12, "S": 12, "W": 12}
+    assert same_hands(result, footage.truth)
+    meld = {m["seat"]: m for m in result["meld"]}
+    assert {s: sorted(m["cards"]) for s, m in meld.items()} == {
+        s: sorted(cards) for s, cards in footage.truth["meld"].items()}
+    assert all(m["not_dealt"] == [] for m in meld.values())
+    assert all(m["points"] is not None and m["tally"] >= m["points"] for m in meld.values())
+
+
+def test_a_card_landing_face_up_is_an_exposure_and_a_redeal_by_the_same_dealer(
+        film, capsys, tmp_path):
+    footage = film("exposed")
+    result = watch(footage, capsys, tmp_path)
+    [card] = footage.truth["exposed"]
+    seat = right_deal().draws[EXPOSED].to
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+    assert f"{card} to {seat} was dealt face up" in result["reason"]
+    assert result["evidence"] and same_hands(result, footage.truth)
+
+
+def test_a_seat_given_thirteen_and_another_eleven_is_counted_so_and_redealt(
+        film, capsys, tmp_path):
+    # Seat zones found from the ArUco markers laid at the seats, not from a calibration file.
+    result = watch(film("miscount"), capsys, tmp_path, markers=True)
+    assert result["counts"] == {"N": 12, "E": 13, "S": 11, "W": 12}
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+    count = [f for f in result["findings"] if "E has 13, S has 11" in f["reason"]]
+    assert count and count[0]["rule"] == THE_DEAL
+
+
+def test_a_double_draw_stops_the_deal_and_asks(film, capsys, tmp_path):
+    result = watch(film("double-draw"), capsys, tmp_path, table=False)
+    assert (result["stopped"], result["status"], result["rule"]) == (
+        "double-draw", "needs-reread", THE_DEAL)
+    assert result["prompt"].startswith("card 17 of 48: two cards left the shoe in one draw")
+    assert sum(result["counts"].values()) == 16  # the cards before it stay dealt
+
+
+def test_a_card_never_dealt_is_missing_and_the_deal_is_redealt(film, capsys, tmp_path):
+    footage = film("missing")
+    result = watch(footage, capsys, tmp_path, table=False)
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+    assert any("never dealt" in f["reason"] for f in result["findings"])
+    assert sum(result["counts"].values()) == 47
