@@ -18,8 +18,10 @@ from .errors import register_error_handlers
 MAX_REQUEST_BYTES = 16 * 1024
 
 
-def create_app(table: Any, *, pin: str, title: str = "tablescan", **config: Any) -> Flask:
-    """Build the app around one live table; ``pin`` is the operator PIN."""
+def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any = None,
+               **config: Any) -> Flask:
+    """Build the app around one live table; ``pin`` is the operator PIN. ``cameras`` (a
+    ``scanner.handdeal.thumbnails.Thumbnails``) serves each camera's latest thumbnail."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_bytes(32),
@@ -33,6 +35,7 @@ def create_app(table: Any, *, pin: str, title: str = "tablescan", **config: Any)
     app.config.update(config)
     app.extensions["tablescan.table"] = table
     app.extensions["tablescan.pin"] = pin
+    app.extensions["tablescan.cameras"] = cameras
     security.init_app(app)
     register_error_handlers(app)
     app.register_blueprint(views.bp)

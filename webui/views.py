@@ -100,6 +100,16 @@ def act(action: str) -> Response:
     return jsonify({"version": version, "state": snapshot})
 
 
+@bp.get("/camera/<name>.jpg")
+def camera(name: str) -> Response:
+    """The camera's latest thumbnail, for aiming it; 404 when there is none (yet)."""
+    cameras = current_app.extensions.get("tablescan.cameras")
+    jpeg = cameras.latest(name) if cameras is not None else None
+    if jpeg is None:
+        return Response(status=404)
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
     version, _ = _table().snapshot()

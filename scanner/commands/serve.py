@@ -23,6 +23,7 @@ from ..pinochle.live_game import DEFAULT_NAMES, DEMO_MODES, PinochleGame
 
 SERVER_THREADS = 32
 GAMES = ("pinochle", "bridge")
+DEALINGS = ("shoe", "hand")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="deal hands through a simulated shoe and the virtual camera: 'auto' (default) "
              "with scripted players, 'deal' to play the dealt hands from the page")
     add_club_arguments(parser)
+    parser.add_argument(
+        "--dealing", choices=DEALINGS, default="shoe",
+        help="shoe: the dealing shoe deals (default); hand: the table deals by hand from a "
+             "reading shoe, and the page follows its cameras (with --demo: rendered films)")
     parser.set_defaults(func=run)
 
 
@@ -59,7 +64,12 @@ def run(args: argparse.Namespace) -> int:
     pin = args.pin or f"{secrets.randbelow(10**6):06d}"
     if not pin.isdigit() or not 4 <= len(pin) <= 12:
         raise UsageError(f"--pin must be 4 to 12 digits, not {pin!r}")
-    game = BridgeSetGame() if args.game == "bridge" else PinochleGame(names=_names(args.name))
+    if args.dealing == "hand":
+        game = _hand_deal_game(args)
+    elif args.game == "bridge":
+        game = BridgeSetGame()
+    else:
+        game = PinochleGame(names=_names(args.name))
     try:
         table = LiveTable(lambda: EventLog(db, session=session), game)
     except LogError as exc:
@@ -76,15 +86,20 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
     from webui import create_app
 
     from ..bridge.live_demo import BridgeDemo
+    from ..handdeal.demo import CAMERAS, HandDemo
+    from ..handdeal.thumbnails import Thumbnails
     from ..pinochle.live_demo import PinochleDemo
 
-    app = create_app(table, pin=pin, title=f"tablescan — {args.game}")
+    thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
+    app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)
     server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
     url = f"http://{args.host}:{server.effective_port}/"
     print(f"tablescan: serving {url} (log {db}, sitting {table.session})", file=sys.stderr)
     print(f"tablescan: operator PIN {pin}", file=sys.stderr)
     demo = None
-    if args.demo and args.game == "bridge":
+    if thumbnails is not None:
+        demo = HandDemo(table.session, db, thumbnails).start()
+    elif args.demo and args.game == "bridge":
         demo = BridgeDemo(table, db).start()
     elif args.demo:
         demo = PinochleDemo(table, game, db, mode=args.demo).start()
@@ -93,6 +108,18 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
     finally:
         if demo is not None:
             demo.stop()
+
+
+def _hand_deal_game(args: argparse.Namespace) -> object:
+    """The page of a table dealt by hand; for now it follows the demo's rendered deals (a
+    real table is followed with `tablescan watch`)."""
+    from ..handdeal.demo import CAMERAS
+    from ..handdeal.game import HandDealGame
+
+    if not args.demo or args.game != "pinochle":
+        raise UsageError("--dealing hand serves the pinochle demo for now: add --demo, and "
+                         "follow a real table with `tablescan watch`")
+    return HandDealGame(names=_names(args.name), cameras=CAMERAS)
 
 
 def _names(pairs: list[str]) -> dict[Seat, str]:

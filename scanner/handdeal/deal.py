@@ -27,7 +27,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import Card, Seat, Suit
-from ..events import CardDelivered, CardExposed, CardRead, Event, HandStarted, Marker
+from ..events import (
+    CardDelivered,
+    CardExposed,
+    CardRead,
+    Event,
+    HandStarted,
+    MachineFault,
+    Marker,
+)
 from ..log import EventLog
 from ..pinochle.meld import MeldError, best_trump, evaluate
 from ..shoe.deal_plan import LiveDeal
@@ -48,14 +56,19 @@ STOPS: dict[str, tuple[str, str]] = {
                    "put it back on top of the shoe and draw it again)"),
     "face-down": ("unread", "the camera saw its back: the card lies the wrong way round in the "
                   "shoe; put it back on top, face the other way, and draw it again"),
-    "double-draw": ("packet-size", "two cards left the shoe in one draw ({cards}): put the "
-                    "second back on top of the shoe without showing it, and draw one at a time"),
+    "double-draw": ("packet-size", "two cards left the shoe in one draw ({cards}): put both "
+                    "back on top of the shoe without showing them, and draw them one at a "
+                    "time"),
     "duplicate": ("extra-copy", "{card} was already dealt from this deck: keep it apart and "
                   "call the director"),
     "foreign": ("foreign", "{card} is not part of this deck: keep it apart and call the "
                 "director"),
 }
 DECK_CHECK_STOPS = {DeckStatus.DUPLICATE: "duplicate", DeckStatus.FOREIGN: "foreign"}
+# Stops the dealer puts right by drawing again (or the operator by naming the card); the others
+# wait for the director.
+RETRIES = frozenset({"unreadable", "face-down", "double-draw"})
+OPERATOR_SOURCE = "operator"  # a CardRead the operator entered on the page
 
 
 class DealStopped(Exception):
@@ -114,6 +127,7 @@ class HandDeal:
         self._attempts: Counter[int] = Counter()
         self._exposures = 0
         self.logged = 0
+        self._answered = 0  # the last log entry looked at for the operator's answers
 
     # -- log keys ------------------------------------------------------------------------------
 
@@ -131,9 +145,14 @@ class HandDeal:
     # -- what the cameras saw -------------------------------------------------------------------
 
     def on_pass(self, draw: CardPass) -> None:
-        """A draw past the reading shoe: log it, then deliver it or stop."""
+        """A draw past the reading shoe: log it, then deliver it or stop.
+
+        After a stop the dealer may do as asked and draw again: the next draw is taken for
+        the same card when the stop was one the dealer can put right (``RETRIES``)."""
         if self.stop is not None:
-            raise self.stop
+            if self.stop.reason not in RETRIES:
+                raise self.stop
+            self.stop = None
         position = self.reads
         attempt = self._attempts[position]
         self._attempts[position] += 1
@@ -145,14 +164,39 @@ class HandDeal:
             self._stop("double-draw", position, seq, cards=both)
         if draw.card is None:
             self._stop("face-down" if draw.face == "down" else "unreadable", position, seq)
-        status = self.deck_check.add(draw.card)
+        self._take(draw.card, position, seq, draw.last_frame)
+
+    def _take(self, card: Card, position: int, seq: int, last_frame: int) -> None:
+        """A card read for sure: check it against the deck, then deliver it or hold it
+        until the table camera sees where it lands."""
+        status = self.deck_check.add(card)
         if status in DECK_CHECK_STOPS:
-            self._stop(DECK_CHECK_STOPS[status], position, seq, card=draw.card)
+            self._stop(DECK_CHECK_STOPS[status], position, seq, card=card)
         self.reads += 1
         if self.table_camera:
-            self.pending.append((draw.card, draw.last_frame))
+            self.pending.append((card, last_frame))
         else:
-            self._deliver(draw.card, self.plan.pocket_for(position, draw.card, []), False)
+            self._deliver(card, self.plan.pocket_for(position, card, []), False)
+
+    def answers_from_the_page(self) -> None:
+        """Resolve the stop with the operator's answer, if one was logged since."""
+        rows = self.log.connection.execute(
+            "SELECT seq FROM events WHERE seq > ? AND type = ? AND session = ? ORDER BY seq",
+            (self._answered, CardRead.type, self.log.session)).fetchall()
+        for (seq,) in rows:
+            self._answered = seq
+            read = self.log.event_at(seq)
+            if isinstance(read, CardRead) and read.source == OPERATOR_SOURCE:
+                self.resolve(read, seq)
+
+    def resolve(self, read: CardRead, seq: int, frame: int = -1) -> None:
+        """The operator answered a stop from the page: ``read.card`` names the stopped card
+        (the camera could not), or None when the dealer did as asked and draws again."""
+        if self.stop is None or self.stop.reason not in RETRIES:
+            return
+        self.stop = None
+        if read.card is not None:
+            self._take(read.card, self.reads, seq, frame)
 
     def on_arrival(self, seat: Seat, faces_up: Sequence[Card | None] = (),
                    since: int | None = None) -> None:
@@ -216,6 +260,9 @@ class HandDeal:
             prompt += f"; {WRONG_DECK_RULE.get(self.plan.deck.name, 'call the director')}"
         verdict = Verdict(status, fault.rule, prompt, [self._index_of(seq)], prompt)
         self.stop = DealStopped(reason, prompt, verdict)
+        # Logged, so the page shows the prompt and a restarted host knows the deal waits.
+        self._answered = self._append(MachineFault(reason, prompt, "stopped"), position, "stop",
+                                      self._attempts[position])
         raise self.stop
 
     def _index_of(self, seq: int) -> int:
@@ -261,32 +308,7 @@ class HandDeal:
         return replace(ruled, verdict=worst, findings=so_far)
 
     def meld_checks(self) -> list[MeldCheck]:
-        checks = []
-        for seat in Seat:
-            if not self.meld[seat]:
-                continue
-            left = Counter(self.dealt[seat])
-            strays = []
-            for card in self.meld[seat]:
-                if left[card] > 0:
-                    left[card] -= 1
-                else:
-                    strays.append(card)
-            check = MeldCheck(seat, tuple(self.meld[seat]), tuple(strays))
-            if self.hand.game == "pinochle":
-                check = self._scored(check)
-            checks.append(check)
-        return checks
-
-    def _scored(self, check: MeldCheck) -> MeldCheck:
-        dealt = self.dealt[check.seat]
-        try:
-            trump = self.trump or best_trump(dealt).trump
-            points = evaluate(check.cards, trump).total
-            tally = evaluate(dealt, trump).total
-        except MeldError:  # a hand that is no pinochle hand: nothing to score
-            return check
-        return replace(check, trump=trump, points=points, tally=tally)
+        return meld_checks(self.hand.game, self.dealt, self.meld, self.trump)
 
     def result(self) -> dict[str, Any]:
         """What ``watch`` prints: the verdict (a stop's, a stray meld card's, or the
@@ -311,6 +333,41 @@ class HandDeal:
         index = len(self.events()) - 1
         return Verdict(DIRECTOR, self.rules.deal_rule, said, [index],
                        "call the director: a card shown in meld was not in that player's hand")
+
+
+def meld_checks(game: str, dealt: Mapping[Seat, Sequence[Card]],
+                meld: Mapping[Seat, Sequence[Card]], trump: Suit | None = None
+                ) -> list[MeldCheck]:
+    """Each seat's meld beside its dealt hand: the cards shown that it was not dealt, and,
+    for pinochle, the points on the table and the tally of the hand in the same trump (the
+    given one, or the hand's best)."""
+    checks = []
+    for seat in Seat:
+        shown = tuple(meld.get(seat, ()))
+        if not shown:
+            continue
+        left = Counter(dealt.get(seat, ()))
+        strays = []
+        for card in shown:
+            if left[card] > 0:
+                left[card] -= 1
+            else:
+                strays.append(card)
+        check = MeldCheck(seat, shown, tuple(strays))
+        if game == "pinochle":
+            check = _scored(check, list(dealt.get(seat, ())), trump)
+        checks.append(check)
+    return checks
+
+
+def _scored(check: MeldCheck, dealt: list[Card], trump: Suit | None) -> MeldCheck:
+    try:
+        trump = trump or best_trump(dealt).trump
+        points = evaluate(check.cards, trump).total
+        tally = evaluate(dealt, trump).total
+    except MeldError:  # a hand that is no pinochle hand: nothing to score
+        return check
+    return replace(check, trump=trump, points=points, tally=tally)
 
 
 SEAT_NAMES = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}

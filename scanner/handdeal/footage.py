@@ -14,7 +14,9 @@ frozen camera).
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -44,12 +46,13 @@ MARKER_SIDE = 48  # pixels: an ArUco seat marker about 4 cm across
 
 @dataclass(frozen=True)
 class Draw:
-    """One draw from the shoe: usually one card, two in a double draw, none for a card dealt
-    past the shoe. ``to`` is where the dealer puts it; ``face_up`` lands it face up."""
+    """One draw from the shoe: usually one card, two in a double draw. ``to`` is where the
+    dealer puts it; ``face_up`` lands it face up."""
 
     cards: tuple[Card, ...]
     to: Seat
     face_up: bool = False
+    lands: int | None = None  # how many of the cards land (None: all; 0: all put back)
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ def right_deal(game: str, dealer: Seat, seed: int) -> DealScript:
 def dealt_hands(script: DealScript) -> dict[Seat, list[Card]]:
     hands: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
     for draw in script.draws:
-        hands[draw.to].extend(draw.cards)
+        hands[draw.to].extend(draw.cards[:draw.lands])
     return hands
 
 
@@ -136,13 +139,11 @@ class _Noise:
         return np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
 
-def render_deal(script: DealScript, folder: Path, *, seed: int = 0, markers: bool = False,
-                travel: bool = False, table_camera: bool = True) -> Footage:
-    """Film ``script`` into ``folder`` as ``station.avi`` and ``table.avi`` (MJPG), with
-    ``zones.json`` and ``truth.json``. ``markers`` lays the ArUco seat markers on the table;
-    ``travel`` shows each card crossing the table for a tick before it lands; without
-    ``table_camera`` only the reading shoe is filmed."""
-    folder.mkdir(parents=True, exist_ok=True)
+def shots(script: DealScript, *, seed: int = 0, markers: bool = False, travel: bool = False
+          ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Each tick's two frames, the reading shoe's and the table's, as the script plays.
+    ``markers`` lays the ArUco seat markers on the table; ``travel`` shows each card
+    crossing the table for a tick before it lands."""
     rng = np.random.default_rng(seed)
     cards = _Cards(seed)
     noise = _Noise(seed)
@@ -150,19 +151,11 @@ def render_deal(script: DealScript, folder: Path, *, seed: int = 0, markers: boo
     table = scene.BACKGROUNDS["cloth"](rng, TABLE_SIZE[1], TABLE_SIZE[0])
     if markers:
         _lay_markers(table)
-    fourcc = cv2.VideoWriter_fourcc(*"MJPG")
-    station_out = cv2.VideoWriter(str(folder / "station.avi"), fourcc, FPS, STATION_SIZE)
-    table_out = (cv2.VideoWriter(str(folder / "table.avi"), fourcc, FPS, TABLE_SIZE)
-                 if table_camera else None)
-    ticks = 0
+    ticks = itertools.count()
 
-    def film(station: np.ndarray, on_table: np.ndarray) -> None:
-        nonlocal ticks
-        noise.tick = ticks
-        station_out.write(noise.add(station))
-        if table_out is not None:
-            table_out.write(noise.add(on_table))
-        ticks += 1
+    def shot(station: np.ndarray, on_table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        noise.tick = next(ticks)
+        return noise.add(station), noise.add(on_table)
 
     aspect = cards.mask.shape[1] / cards.mask.shape[0]
     for n, draw in enumerate(script.draws):
@@ -172,27 +165,48 @@ def render_deal(script: DealScript, folder: Path, *, seed: int = 0, markers: boo
             if (n + k) % 2:
                 flat = np.ascontiguousarray(flat[::-1, ::-1])
             quad = _station_quad(rng, flat.shape[1], flat.shape[0])
-            film(render.place_card(station_bg, flat, cards.mask, quad), table)
-        for card in draw.cards:
+            yield shot(render.place_card(station_bg, flat, cards.mask, quad), table)
+        for card in draw.cards[:draw.lands]:
             if travel:
                 travelling = table.copy()
                 corners = scene.card_corners((640 + rng.uniform(-30, 30), 360), CARD_HEIGHT,
                                              aspect, rng.uniform(0, 180))
                 scene.paste_card(travelling, cards.back, cards.mask, corners)
-                film(station_bg, travelling)
+                yield shot(station_bg, travelling)
             flat = cards.face(card) if draw.face_up else cards.back
             scene.paste_card(table, flat, cards.mask, _pile_corners(rng, draw.to, aspect))
-            film(station_bg, table)
-            film(station_bg, table)
+            yield shot(station_bg, table)
+            yield shot(station_bg, table)
+        if draw.lands == 0:
+            # Put back: the window empties before the next draw.
+            yield shot(station_bg, table)
+            yield shot(station_bg, table)
     for seat, shown in script.meld.items():
         for i, card in enumerate(shown):
             scene.paste_card(table, cards.face(card), cards.mask,
                              _meld_corners(rng, seat, i, aspect))
-            film(station_bg, table)
-            film(station_bg, table)
-            film(station_bg, table)
+            for _ in range(3):
+                yield shot(station_bg, table)
     for _ in range(3):
-        film(station_bg, table)
+        yield shot(station_bg, table)
+
+
+def render_deal(script: DealScript, folder: Path, *, seed: int = 0, markers: bool = False,
+                travel: bool = False, table_camera: bool = True) -> Footage:
+    """Film ``script`` (see ``shots``) into ``folder`` as ``station.avi`` and ``table.avi``
+    (MJPG), with ``zones.json`` and ``truth.json``; without ``table_camera`` only the
+    reading shoe is filmed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fourcc = cv2.VideoWriter_fourcc(*"MJPG")
+    station_out = cv2.VideoWriter(str(folder / "station.avi"), fourcc, FPS, STATION_SIZE)
+    table_out = (cv2.VideoWriter(str(folder / "table.avi"), fourcc, FPS, TABLE_SIZE)
+                 if table_camera else None)
+    ticks = 0
+    for station, on_table in shots(script, seed=seed, markers=markers, travel=travel):
+        station_out.write(station)
+        if table_out is not None:
+            table_out.write(on_table)
+        ticks += 1
     station_out.release()
     if table_out is not None:
         table_out.release()

@@ -13,6 +13,7 @@ what the log acknowledged stays there.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 from collections.abc import Callable, Iterator
@@ -75,7 +76,8 @@ def _live(source: FrameSource | None) -> bool:
 def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource | None,
                zone_watch: ZoneWatch | None = None, *, meld: bool = False,
                reader: Callable[[np.ndarray], Reading] = read_station,
-               on_tick: Callable[[Tick], Any] | None = None) -> dict[str, Any]:
+               on_tick: Callable[[Tick], Any] | None = None,
+               wait_on_stop: bool = False) -> dict[str, Any]:
     """Start the deal once every camera has given a frame (and the table's fits its zones),
     run it to the end of its sources or its stop, and return ``deal.result()``.
 
@@ -99,7 +101,7 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
     # Both frame streams go on with None for ever once their source ends.
     ticks = itertools.chain([first], zip(station_frames, table_frames, strict=False))
     _run(deal, ticks, zone_watch, meld, reader, on_tick,
-         bool(getattr(station, "one_card_per_frame", False)))
+         bool(getattr(station, "one_card_per_frame", False)), wait_on_stop)
     size = deal.plan.deck.size
     if deal.stop is None and deal.reads < size:
         for source in (station, table):
@@ -111,36 +113,43 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
 
 def _run(deal: HandDeal, ticks: Iterator[tuple[Frame | None, Frame | None]],
          zone_watch: ZoneWatch | None, meld: bool, reader: Callable[[np.ndarray], Reading],
-         on_tick: Callable[[Tick], Any] | None, one_card_per_frame: bool) -> None:
-    """Feed each tick's frames to the deal until both sources end or the deal stops.
+         on_tick: Callable[[Tick], Any] | None, one_card_per_frame: bool,
+         wait_on_stop: bool) -> None:
+    """Feed each tick's frames to the deal until both sources end, or the deal stops and
+    nobody is there to answer (``wait_on_stop`` False: a recording).
 
     A folder of photos at the station holds one card a photo, with no empty window between.
     """
     passes = PassTracker()
     size = deal.plan.deck.size
-    try:
-        for tick, (shot, view) in enumerate(ticks):
-            if shot is None and view is None:
-                break
-            if shot is None and passes.in_window:
-                # The shoe's camera ended on a card in the window: that draw is over.
-                deal.on_pass(passes.flush())  # type: ignore[arg-type]
+    for tick, (shot, view) in enumerate(ticks):
+        if shot is None and view is None:
+            break
+        try:
+            if deal.stop is not None:
+                deal.answers_from_the_page()
             if view is not None and zone_watch is not None:
                 for arrival in zone_watch.feed(view.image):
                     deal.on_arrival(arrival.seat, arrival.faces, arrival.since)
+            finished = None
             if shot is not None:
                 finished = passes.feed(tick, reader(shot.image))
                 if finished is None and one_card_per_frame:
                     finished = passes.flush()
-                if finished is not None:
-                    deal.on_pass(finished)
+            elif passes.in_window:
+                # The shoe's camera ended on a card in the window: that draw is over.
+                finished = passes.flush()
+            if finished is not None:
+                deal.on_pass(finished)
             if meld and deal.reads >= size and not deal.pending:
                 deal.end_of_bidding()
-            if on_tick is not None:
-                on_tick(Tick(tick, None if shot is None else shot.image,
-                             None if view is None else view.image, deal.logged))
-        last = passes.flush()
-        if last is not None:
+        except DealStopped:
+            if not wait_on_stop:
+                return
+        if on_tick is not None:
+            on_tick(Tick(tick, None if shot is None else shot.image,
+                         None if view is None else view.image, deal.logged))
+    last = passes.flush()
+    if last is not None:
+        with contextlib.suppress(DealStopped):
             deal.on_pass(last)
-    except DealStopped:
-        pass

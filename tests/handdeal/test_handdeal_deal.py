@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scanner.cards import Seat, parse_card
-from scanner.events import CardDelivered, CardExposed, CardRead, HandStarted
-from scanner.handdeal.deal import DealStopped, HandDeal
+from scanner.events import CardDelivered, CardExposed, CardRead, HandStarted, MachineFault
+from scanner.handdeal.deal import OPERATOR_SOURCE, DealStopped, HandDeal
 from scanner.handdeal.passes import CardPass
 from scanner.log import EventLog
 from scanner.pinochle.deal_rules import THE_DEAL
@@ -63,8 +63,36 @@ def test_an_unreadable_card_stops_the_deal_asking_for_a_reread_and_delivers_noth
     assert (result["status"], result["rule"], result["evidence"]) == ("needs-reread", THE_DEAL,
                                                                       [0])
     assert result["prompt"].startswith("card 1 of 48: the camera could not read it")
-    assert [type(e) for e in logged(deal)] == [CardRead]
+    assert [type(e) for e in logged(deal)] == [CardRead, MachineFault]
+    assert logged(deal)[1] == MachineFault("unreadable", result["prompt"], "stopped")
     assert deal.next_prompt().startswith("stop: card 1 of 48")
+
+
+def test_after_a_double_draw_the_next_draw_is_taken_for_the_same_card(deal):
+    with pytest.raises(DealStopped):
+        deal.on_pass(draw(KD, others=[AS]))
+    deal.on_pass(draw(KD))
+    assert deal.stop is None and deal.reads == 1
+    assert [e.card for e in logged(deal) if isinstance(e, CardDelivered)] == [KD]
+
+
+def test_the_operator_naming_an_unreadable_card_deals_it_on(deal):
+    with pytest.raises(DealStopped):
+        deal.on_pass(draw(None))
+    read = CardRead(AS, "up", 1.0, OPERATOR_SOURCE)
+    deal.resolve(read, deal.log.append(read))
+    assert deal.stop is None and deal.next_prompt() == "2 more to Bob"
+    assert [(e.card, e.to) for e in logged(deal) if isinstance(e, CardDelivered)] == [
+        (AS, Seat.E)]
+
+
+def test_a_duplicate_is_not_put_right_by_drawing_again(deal):
+    deal.on_pass(draw(AS))
+    deal.on_pass(draw(AS))
+    with pytest.raises(DealStopped):
+        deal.on_pass(draw(AS))
+    with pytest.raises(DealStopped):
+        deal.on_pass(draw(KD))
 
 
 def test_a_back_at_the_shoe_stops_the_deal_asking_to_turn_the_card(deal):

@@ -160,12 +160,76 @@ function renderBanner(banner) {
   box.hidden = false;
 }
 
+// A table dealt by hand: what the dealer deals next, the cards counted at each seat, the
+// exposures with their rule and remedy, meld read beside the tally, and each camera's picture.
+function renderHand(state) {
+  const prompt = document.getElementById("hand-prompt");
+  prompt.textContent = state.prompt;
+  prompt.classList.toggle("stopped", Boolean(state.stop));
+  const answer = document.getElementById("answer-form");
+  answer.hidden = !(state.stop && state.stop.answerable);
+  document.getElementById("correct-read").disabled = !state.stop || state.stop.reason === "double-draw";
+  const counts = document.getElementById("hand-counts");
+  if (state.started) {
+    replace(counts, row(["Seat", "Cards"], true),
+      ...state.seats.map((s) => {
+        const tr = row([`${s.name} (${s.seat})`, `${s.count} / ${s.expected}`]);
+        tr.dataset.seat = s.seat;
+        tr.classList.toggle("miscount", s.count > s.expected || (state.dealt >= state.size && s.count !== s.expected));
+        return tr;
+      }));
+    const v = state.verdict;
+    document.getElementById("hand-verdict").textContent =
+      `${v.status}${v.rule ? ` (${v.rule})` : ""}: ${v.reason}${v.status !== "ok" ? ` — Remedy: ${v.remedy}` : ""}`;
+  } else {
+    replace(counts);
+    document.getElementById("hand-verdict").textContent = "";
+  }
+  replace(document.getElementById("hand-exposures"), ...(state.exposures || []).map((x) => {
+    const li = el("li");
+    li.append(cardNode(x.card), el("span", `to ${x.seat} — ${x.rule}: ${x.status}. Remedy: ${x.remedy}`));
+    return li;
+  }));
+  const meld = document.getElementById("hand-meld");
+  const lines = (state.meld || []).map((m) => {
+    const cards = el("span");
+    for (const c of m.cards) cards.append(cardNode(c));
+    const tr = row([m.seat, cards, m.points ?? "", m.tally ?? "",
+      m.not_dealt.length ? `not dealt: ${m.not_dealt.join(" ")}` : "✓"]);
+    tr.dataset.seat = m.seat;
+    return tr;
+  });
+  replace(meld, ...(lines.length ? [row(["Seat", "Read", "Points", "Tally", "Check"], true), ...lines] : []));
+  const cams = document.getElementById("hand-cameras");
+  const have = new Set([...cams.querySelectorAll("img")].map((i) => i.dataset.camera));
+  for (const name of state.cameras || []) {
+    if (have.has(name)) continue;
+    const figure = el("figure");
+    const img = el("img");
+    img.dataset.camera = name;
+    img.alt = `${name} camera`;
+    img.width = 240;
+    figure.append(img, el("figcaption", name));
+    cams.append(figure);
+  }
+}
+
+// Thumbnails refresh once a second whatever the log does: they are for aiming a camera.
+function refreshCameras() {
+  for (const img of document.querySelectorAll("#hand-cameras img")) {
+    const fresh = new Image();
+    fresh.onload = () => { img.src = fresh.src; };
+    fresh.src = `/camera/${encodeURIComponent(img.dataset.camera)}.jpg?t=${Date.now()}`;
+  }
+}
+
 function render(state) {
-  const bridge = state.game === "bridge";
-  document.getElementById("bridge").hidden = !bridge;
-  document.getElementById("pinochle").hidden = bridge;
+  const view = state.game === "bridge" ? "bridge" : state.game === "hand" ? "handdeal" : "pinochle";
+  for (const id of ["bridge", "pinochle", "handdeal"]) document.getElementById(id).hidden = id !== view;
   renderBanner(state.banner);
-  if (bridge) renderBridge(state); else renderPinochle(state);
+  if (view === "bridge") renderBridge(state);
+  else if (view === "handdeal") renderHand(state);
+  else renderPinochle(state);
   document.body.dataset.version = state.version ?? "";
 }
 
@@ -252,6 +316,12 @@ function wireControls() {
     act("expose", { card: document.getElementById("expose-card").value.trim(),
                     seat: document.getElementById("expose-seat").value });
   });
+  document.getElementById("answer-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = document.getElementById("answer-card");
+    if (await act("correct-read", { card: input.value.trim() })) input.value = "";
+  });
+  document.getElementById("confirm-read").addEventListener("click", () => act("confirm-read", {}));
   document.getElementById("counters-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = e.target;
@@ -273,4 +343,5 @@ document.addEventListener("DOMContentLoaded", () => {
   setOperator(document.body.dataset.operator === "yes");
   wireControls();
   connect();
+  setInterval(refreshCameras, 1000);
 });

@@ -1,0 +1,42 @@
+"""The latest small picture from each camera, for the page's aiming thumbnails.
+
+Frames arrive at the camera's rate; the page asks now and then. Only every ``EVERY``-th frame
+is shrunk and compressed, and only the newest picture is kept: nothing here grows.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import cv2
+import numpy as np
+
+WIDTH = 240  # pixels: enough to aim a camera, small enough to refresh every second
+EVERY = 5
+
+
+class Thumbnails:
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self._jpeg: dict[str, bytes] = {}
+        self._seen: dict[str, int] = dict.fromkeys(names, 0)
+        self._lock = threading.Lock()
+
+    def offer(self, name: str, frame: np.ndarray | None) -> None:
+        """A camera's frame; kept (shrunk) if it is time for a new thumbnail."""
+        if frame is None or name not in self._seen:
+            return
+        self._seen[name] += 1
+        if (self._seen[name] - 1) % EVERY:
+            return
+        h, w = frame.shape[:2]
+        small = cv2.resize(frame, (WIDTH, max(1, round(h * WIDTH / w))),
+                           interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        if ok:
+            with self._lock:
+                self._jpeg[name] = jpeg.tobytes()
+
+    def latest(self, name: str) -> bytes | None:
+        with self._lock:
+            return self._jpeg.get(name)
