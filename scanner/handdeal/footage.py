@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from ..cards import DECK_FOR_GAME, Card, Seat
-from ..vision import render, scene
+from ..vision.synthetic import render, scene
 from .zones import SeatZones, marker_image
 
 FPS = 10.0

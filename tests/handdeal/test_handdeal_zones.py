@@ -16,7 +16,7 @@ from scanner.handdeal.zones import (
     zones_from_corners,
     zones_from_markers,
 )
-from scanner.vision import scene
+from scanner.vision.synthetic import scene
 
 
 def inside(zones: SeatZones, seat: Seat, point) -> bool:
