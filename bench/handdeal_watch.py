@@ -102,8 +102,9 @@ def watch(films: footage.Footage, db: Path) -> dict:
     log.close()
     exposed = [e.card for e in events if isinstance(e, CardDelivered) and e.exposed]
     assert not any(isinstance(e, Marker) for e in events)
-    return {"fps": ticks / elapsed, "wall_fps": ticks / wall, "ticks": ticks, "table": table_latency,
-            "station": station_latency, "counts": result["counts"], "exposed": exposed,
+    return {"fps": ticks / elapsed, "wall_fps": ticks / wall, "ticks": ticks,
+            "table": table_latency, "station": station_latency, "counts": result["counts"],
+            "exposed": exposed,
             "reads": sum(isinstance(e, CardRead) for e in events), "status": result["status"]}
 
 
