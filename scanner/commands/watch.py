@@ -23,6 +23,7 @@ from ..cards import CardError, Suit, parse_seat
 from ..cli import UsageError
 
 if TYPE_CHECKING:
+    from ..cards import Seat
     from ..handdeal.zones import SeatZones
     from ..vision.sources import FrameSource
 
@@ -49,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the table camera goes on into the meld: once every card is "
                              "dealt, bidding is over and faces laid down are meld")
     parser.add_argument("--trump", help="pinochle: score meld in this suit (S, H, D, C)")
+    parser.add_argument("--resume", action="store_true",
+                        help="take up the last hand in --db where it stopped (a stop put "
+                             "right, a camera back), with the same game and dealer")
     parser.set_defaults(func=run)
 
 
@@ -85,20 +89,26 @@ def run(args: argparse.Namespace) -> int:
         except (ZoneError, SourceError) as exc:
             raise UsageError(f"--zones: {exc}") from None
         zone_watch = ZoneWatch(zones)
+    if args.resume and args.db is None:
+        raise UsageError("--resume takes up a hand from its log: give --db")
     db = args.db or Path(tempfile.mkdtemp(prefix="tablescan-watch-")) / "deal.db"
     if args.db is None:
         print(f"watch: logging to {db} (pass --db to keep it)", file=sys.stderr)
     try:
-        log = EventLog(db)
+        resume_from, session = (_hand_to_resume(db, args.game, dealer, plan.packet)
+                                if args.resume else (None, None))
+        log = EventLog(db, session=session)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
     hand = HandStarted(args.game, dealer, plan.packet, session=log.session)
     deal = HandDeal(log, hand, table_camera=table is not None,
                     reading_shoe=station is not None, trump=trump)
     try:
-        result = watch_deal(deal, station, table, zone_watch, meld=args.meld)
+        result = watch_deal(deal, station, table, zone_watch, meld=args.meld,
+                            resume_from=resume_from)
     except (CameraLost, ZoneError) as exc:
-        kept = f"; {deal.logged + 1} event(s) kept in {db}" if deal.deal_key else ""
+        kept = (f"; {deal.logged + 1} event(s) kept in {db}: run again with --resume to go on"
+                if deal.deal_key else "")
         raise UsageError(f"{exc}{kept}") from None
     finally:
         log.close()
@@ -109,6 +119,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"watch: {result['status']}: {result['reason']}", file=sys.stderr)
     return 0
+
+
+def _hand_to_resume(db: Path, game: str, dealer: Seat, packet: int) -> tuple[int, str]:
+    """The last hand watched into ``db`` and its sitting; UsageError unless it is this game
+    and dealer."""
+    from ..events import HandStarted
+    from ..handdeal.deal import HAND_KEY_PREFIX
+    from ..log import EventLog
+
+    if not db.exists():
+        raise UsageError(f"--resume: {db} does not exist")
+    with EventLog(db) as log:
+        seq = log.last_seq_with_key_prefix(HAND_KEY_PREFIX)
+        hand = log.event_at(seq) if seq is not None else None
+    if not isinstance(hand, HandStarted) or seq is None:
+        raise UsageError(f"--resume: {db} holds no hand watched by `tablescan watch`")
+    if (hand.game, hand.dealer, hand.packet) != (game, dealer, packet):
+        raise UsageError(f"--resume: the last hand in {db} is {hand.game} dealt by "
+                         f"{hand.dealer} in packets of {hand.packet}, not this one")
+    return seq, hand.session
 
 
 def _zones_from_markers(table: FrameSource) -> SeatZones:

@@ -109,8 +109,12 @@ class ZoneWatch:
 
     def _faces(self, frame: np.ndarray, changed: np.ndarray, x0: int, y0: int
                ) -> tuple[Card | None, ...]:
-        """The faces lying on the part of the zone that changed: read from the full frame,
-        cropped around the change, keeping cards whose centre lies on it."""
+        """The faces lying on the part of the zone that changed, read from the full frame,
+        cropped around the change: cards whose centre lies on it.
+
+        A card landing on the pile shares its white edge with the card under it, so the two
+        can make one outline that no card locator takes for a card. Then the change, which is
+        the new card's footprint, is cut out on black (its hull) and read alone."""
         ys, xs = np.nonzero(changed)
         pad = 6
         h, w = frame.shape[:2]
@@ -118,13 +122,20 @@ class ZoneWatch:
         top = max((y0 + int(ys.min()) - pad) * SHRINK, 0)
         right = min((x0 + int(xs.max()) + 1 + pad) * SHRINK, w)
         bottom = min((y0 + int(ys.max()) + 1 + pad) * SHRINK, h)
+        crop = np.ascontiguousarray(frame[top:bottom, left:right])
         faces = []
-        for found in self.reader(np.ascontiguousarray(frame[top:bottom, left:right])):
-            if found.face != "up":
-                continue
+        for found in self.reader(crop):
             cx, cy = found.outline.mean(axis=0)
-            sx = int((cx + left) / SHRINK) - x0
-            sy = int((cy + top) / SHRINK) - y0
-            if 0 <= sy < changed.shape[0] and 0 <= sx < changed.shape[1] and changed[sy, sx]:
-                faces.append(found.card)
-        return tuple(faces)
+            sx, sy = int((cx + left) / SHRINK) - x0, int((cy + top) / SHRINK) - y0
+            on_change = 0 <= sy < changed.shape[0] and 0 <= sx < changed.shape[1]
+            if on_change and changed[sy, sx]:
+                faces.append(found)
+        if faces:
+            return tuple(found.card for found in faces if found.face == "up")
+        points = np.column_stack([xs + x0, ys + y0]).astype(np.float32) * SHRINK + SHRINK / 2
+        hull = cv2.convexHull(points - np.float32([left, top]))
+        mask = np.zeros((bottom - top, right - left), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
+        mask = cv2.dilate(mask, np.ones((2 * SHRINK + 1, 2 * SHRINK + 1), np.uint8))
+        alone = cv2.bitwise_and(crop, crop, mask=mask)
+        return tuple(found.card for found in self.reader(alone) if found.face == "up")

@@ -138,6 +138,54 @@ class HandDeal:
         self.hand_seq = seq
         return seq
 
+    def resume(self, hand_seq: int) -> None:
+        """Take up the hand logged at ``hand_seq`` where its log ends: a deal stopped, or whose
+        camera was lost. The cards dealt come back from the log; a draw the dealer can put
+        right is drawn again; a stop for the director stays a stop."""
+        self.hand_seq = hand_seq
+        self.deal_key = f"hand:{hand_seq}"
+        self._answered = hand_seq
+        taken: list[Card] = []
+        last_stop: MachineFault | None = None
+        for event in self.events():
+            self.logged += 1
+            if isinstance(event, CardRead):
+                if event.source != OPERATOR_SOURCE:
+                    self._attempts[len(taken)] += 1
+                if event.card is not None:
+                    taken.append(event.card)
+                last_stop = None
+            elif isinstance(event, MachineFault) and event.state == "stopped":
+                # A card read and then stopped on (dealt already, or of another deck) was
+                # not taken.
+                if event.kind in DECK_CHECK_STOPS.values() and taken:
+                    taken.pop()
+                last_stop = event
+            elif isinstance(event, CardDelivered):
+                self.delivered[event.to] += 1
+                if event.card is not None:
+                    self.dealt[event.to].append(event.card)
+            elif isinstance(event, Marker) and event.name == "bidding-ended":
+                self.bidding_ended = True
+            elif isinstance(event, CardExposed):
+                self._exposures += 1
+                if self.bidding_ended and event.seat is not None and event.card is not None:
+                    self.meld[event.seat].append(event.card)
+        self.reads = len(taken)
+        for card in taken:
+            self.deck_check.add(card)
+        if self.table_camera:
+            left = Counter(card for cards in self.dealt.values() for card in cards)
+            for card in taken:
+                if left[card] > 0:
+                    left[card] -= 1
+                else:
+                    self.pending.append((card, -1))  # read before the break: lands next
+        if last_stop is not None and last_stop.kind not in RETRIES:
+            verdict = Verdict(DIRECTOR, self.rules.deal_rule, last_stop.detail,
+                              [self.logged - 1], "call the director")
+            self.stop = DealStopped(last_stop.kind, last_stop.detail, verdict)
+
     def _append(self, event: Event, *parts: object) -> int:
         self.logged += 1
         return self.log.append(event, key=":".join([self.deal_key, *map(str, parts)]))

@@ -77,7 +77,7 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
                zone_watch: ZoneWatch | None = None, *, meld: bool = False,
                reader: Callable[[np.ndarray], Reading] = read_station,
                on_tick: Callable[[Tick], Any] | None = None,
-               wait_on_stop: bool = False) -> dict[str, Any]:
+               wait_on_stop: bool = False, resume_from: int | None = None) -> dict[str, Any]:
     """Start the deal once every camera has given a frame (and the table's fits its zones),
     run it to the end of its sources or its stop, and return ``deal.result()``.
 
@@ -97,7 +97,10 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
             raise CameraLost(f"camera {source.name!r} gives no frame")
     if first[1] is not None and zone_watch is not None:
         zone_watch.zones.check_fits(first[1].image.shape, str(table.name))  # type: ignore[union-attr]
-    deal.start()
+    if resume_from is None:
+        deal.start()
+    else:
+        deal.resume(resume_from)
     # Both frame streams go on with None for ever once their source ends.
     ticks = itertools.chain([first], zip(station_frames, table_frames, strict=False))
     _run(deal, ticks, zone_watch, meld, reader, on_tick,

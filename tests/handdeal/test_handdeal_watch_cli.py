@@ -7,7 +7,9 @@ import json
 import socketserver
 import sqlite3
 import threading
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
+from typing import ClassVar
 
 import cv2
 import pytest
@@ -30,47 +32,76 @@ def frames_of(path):
         yield image
 
 
-@pytest.fixture
-def station_stream(film):
-    """The reading shoe's camera as a live MJPEG stream over HTTP, as a phone or IP camera
-    serves it; the connection drops after ``cut`` frames, as when the camera is pulled."""
-    jpegs = [cv2.imencode(".jpg", image)[1].tobytes()
-             for image in frames_of(film("missing").station)]
-    cut = 60
+class Camera(BaseHTTPRequestHandler):
+    """A live MJPEG stream over HTTP, as a phone or IP camera serves one; the connection
+    drops after the frames it was given, as when the camera is pulled out."""
 
-    class Camera(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
-            self.end_headers()
-            for jpeg in jpegs[:cut]:
-                self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                                 + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
+    jpegs: ClassVar[list[bytes]] = []
 
-        def log_message(self, *args: object) -> None:
-            pass
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        self.end_headers()
+        for jpeg in self.jpegs:
+            self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                             + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
 
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Camera)
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def streaming(jpegs: list[bytes]):
+    handler = type("Stream", (Camera,), {"jpegs": jpegs})
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/shoe.mjpg", cut
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/shoe.mjpg"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def station_jpegs(film) -> list[bytes]:
+    """The reading shoe's film of the right deal, as the camera's JPEG frames."""
+    return [cv2.imencode(".jpg", image)[1].tobytes()
+            for image in frames_of(film("right").station)]
 
 
 def test_a_camera_pulled_mid_deal_exits_2_naming_it_and_keeps_the_cards_logged(
-        station_stream, tmp_path, capsys):
-    url, cut = station_stream
+        station_jpegs, tmp_path, capsys):
+    cut = 60  # frames: a card every three
     db = tmp_path / "log.db"
-    code = main(["watch", "--station", url, "--game", "pinochle", "--dealer", "N",
-                 "--db", str(db)])
+    with streaming(station_jpegs[:cut]) as url:
+        code = main(["watch", "--station", url, "--game", "pinochle", "--dealer", "N",
+                     "--db", str(db)])
     err = capsys.readouterr().err
     assert code == 2
-    dealt = cut // 3  # a card every three frames
-    assert f"camera {url!r} stopped giving frames after {dealt} of 48 cards" in err
-    assert str(db) in err
-    assert logged(db, "card-delivered") == dealt
-    assert logged(db, "hand-started") == 1
+    assert f"camera {url!r} stopped giving frames after 20 of 48 cards" in err
+    assert f"kept in {db}: run again with --resume" in err
+    assert logged(db, "card-delivered") == 20 and logged(db, "hand-started") == 1
+
+    # The camera is back and the dealer deals on: the same hand goes on from card 21.
+    with streaming(station_jpegs[cut:]) as url:
+        code = main(["watch", "--station", url, "--game", "pinochle", "--dealer", "N",
+                     "--db", str(db), "--resume"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    result = json.loads(out.out)
+    assert (result["status"], result["counts"]) == ("ok", {"N": 12, "E": 12, "S": 12, "W": 12})
+    assert logged(db, "card-delivered") == 48 and logged(db, "hand-started") == 1
+
+
+def test_resuming_another_games_hand_is_refused(station_jpegs, tmp_path, capsys):
+    db = tmp_path / "log.db"
+    with streaming(station_jpegs[:30]) as url:
+        assert main(["watch", "--station", url, "--game", "pinochle", "--dealer", "N",
+                     "--db", str(db)]) == 2
+        assert main(["watch", "--station", url, "--game", "pinochle", "--dealer", "E",
+                     "--db", str(db), "--resume"]) == 2
+    assert "is pinochle dealt by N in packets of 3, not this one" in capsys.readouterr().err
 
 
 def test_a_frozen_camera_exits_2_naming_it_and_the_frame(film, tmp_path, capsys):

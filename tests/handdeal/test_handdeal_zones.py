@@ -3,10 +3,12 @@ when they cannot be trusted."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from scanner.cards import Seat
+from scanner.cli import main
 from scanner.handdeal import footage
 from scanner.handdeal.zones import (
     SeatZones,
@@ -70,3 +72,30 @@ def test_a_zones_file_that_is_not_json_is_refused_naming_the_line(tmp_path):
     path.write_text('{"frame_size": [1280, 720],\n "zones": }', encoding="utf-8")
     with pytest.raises(ZoneError, match=r"zones\.json: line 2: not JSON"):
         load_zones(path)
+
+
+def test_the_zones_command_stores_zones_found_from_the_markers(tmp_path, capsys):
+    photo = tmp_path / "table.png"
+    table = scene.BACKGROUNDS["cloth"](np.random.default_rng(5), 720, 1280)
+    footage._lay_markers(table)
+    cv2.imwrite(str(photo), table)
+    out = tmp_path / "zones.json"
+    assert main(["zones", str(out), "--table", str(tmp_path), "--markers"]) == 0
+    zones = load_zones(out)
+    assert zones.frame_size == (1280, 720)
+    assert all(inside(zones, seat, footage._zone_centre(seat)) for seat in Seat)
+    assert main(["zones", str(out), "--table", str(tmp_path), "--markers"]) == 2
+    assert "exists" in capsys.readouterr().err
+
+
+def test_the_zones_command_from_marked_corners_refuses_a_corner_off_the_frame(tmp_path, capsys):
+    cv2.imwrite(str(tmp_path / "table.png"), np.zeros((720, 1280, 3), np.uint8))
+    out = tmp_path / "zones.json"
+    good = "40,20 1240,20 1240,700 40,700"
+    assert main(["zones", str(out), "--table", str(tmp_path), "--corners", good]) == 0
+    assert load_zones(out).frame_size == (1280, 720)
+    bad = tmp_path / "bad.json"
+    code = main(["zones", str(bad), "--table", str(tmp_path), "--corners",
+                 "40,20 1400,20 1240,700 40,700"])
+    assert code == 2 and not bad.exists()
+    assert "a corner lies outside the 1280×720 frame" in capsys.readouterr().err
