@@ -14,12 +14,13 @@ from flask import Flask
 
 from . import security, views
 from .errors import register_error_handlers
+from .throttle import PinThrottle
 
 MAX_REQUEST_BYTES = 16 * 1024
 
 
 def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any = None,
-               **config: Any) -> Flask:
+               throttle: PinThrottle | None = None, **config: Any) -> Flask:
     """Build the app around one live table; ``pin`` is the operator PIN. ``cameras`` (a
     ``scanner.handdeal.thumbnails.Thumbnails``) serves each camera's latest thumbnail."""
     app = Flask(__name__)
@@ -30,13 +31,11 @@ def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any =
         MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
         MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
         TABLESCAN_TITLE=title,
-        TABLESCAN_SSE_HEARTBEAT=15.0,
     )
     app.config.update(config)
     app.extensions["tablescan.table"] = table
-    app.extensions["tablescan.pin"] = pin
     app.extensions["tablescan.cameras"] = cameras
-    security.init_app(app)
+    security.init_app(app, pin, throttle)
     register_error_handlers(app)
     app.register_blueprint(views.bp)
     return app

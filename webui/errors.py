@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
@@ -11,11 +13,13 @@ class BadRequest(Exception):
 
     status = 400
 
-    def __init__(self, reason: str, *, rule: str | None = None, status: int = 400) -> None:
+    def __init__(self, reason: str, *, rule: str | None = None, status: int = 400,
+                 headers: Mapping[str, str] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
         self.status = status
+        self.headers = dict(headers or {})
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -24,7 +28,7 @@ def register_error_handlers(app: Flask) -> None:
         body = {"error": exc.reason}
         if exc.rule:
             body["rule"] = exc.rule
-        return jsonify(body), exc.status
+        return jsonify(body), exc.status, exc.headers
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

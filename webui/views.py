@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, session
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from scanner.live import ActionRefused, MalformedAction
 
@@ -21,9 +20,22 @@ def _table() -> Any:
 
 
 def _json_object() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    """The body as a JSON object of real text; anything else is a 400 naming what is wrong."""
+    if not request.is_json:
+        raise BadRequest("the request body must be a JSON object (Content-Type: application/json)")
+    try:
+        body = json.loads(request.get_data(cache=True))
+    except RecursionError:
+        raise BadRequest("the request body nests too deeply to be an action") from None
+    except ValueError:
+        raise BadRequest("the request body must be a JSON object: it is not valid JSON") from None
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest("the request body holds a lone surrogate (such as \\ud800): "
+                         "not text") from None
     return body
 
 
@@ -43,35 +55,6 @@ def state() -> Response:
     return jsonify({"version": version, "state": snapshot, "operator": security.is_operator()})
 
 
-@bp.get("/events")
-def events() -> Response:
-    last_id = request.headers.get("Last-Event-ID") or request.args.get("since")
-    try:
-        since = int(last_id) if last_id is not None else -1
-    except ValueError:
-        raise BadRequest(f"Last-Event-ID must be a whole number, not {last_id!r}") from None
-    stream = _state_stream(_table(), since, current_app.config["TABLESCAN_SSE_HEARTBEAT"])
-    return Response(
-        stream,
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
-def _state_stream(table: Any, since: int, heartbeat: float) -> Iterator[str]:
-    """Send the state whenever the log moves past ``since``; a reconnect catches up at once."""
-    yield "retry: 1000\n\n"
-    version = since
-    while True:
-        current, snapshot = table.snapshot()
-        if current != version:
-            version = current
-            yield f"id: {version}\nevent: state\ndata: {json.dumps(snapshot)}\n\n"
-            continue
-        if table.wait_for_change(version, timeout=heartbeat) == version:
-            yield ": keep-alive\n\n"
-
-
 @bp.post("/login")
 def login() -> Response:
     pin = _json_object().get("pin")
@@ -83,8 +66,19 @@ def login() -> Response:
 
 @bp.post("/logout")
 def logout() -> Response:
-    session.clear()
+    security.log_out()
     return jsonify({"operator": False, "csrf": security.csrf_token()})
+
+
+@bp.post("/pin")
+@security.operator_required
+def change_pin() -> Response:
+    body = _json_object()
+    current, new = body.get("pin"), body.get("new_pin")
+    if not isinstance(current, str) or not isinstance(new, str):
+        raise BadRequest("'pin' (the current PIN) and 'new_pin' must be text")
+    security.change_pin(current, new)
+    return jsonify({"operator": True, "csrf": security.csrf_token()})
 
 
 @bp.post("/act/<action>")

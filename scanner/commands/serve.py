@@ -1,14 +1,8 @@
-"""`tablescan serve`: the live table page, under the waitress WSGI server.
-
-waitress is a production WSGI server in pure Python: no C build, the same on the Linux box
-or the Windows laptop beside the table, and it streams Server-Sent Events chunk by chunk
-(each open page holds one of its threads, hence the generous thread count).
-"""
+"""`tablescan serve`: the live table page (webui.serving says how it is served, and why)."""
 
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -21,7 +15,6 @@ from ..log import EventLog, LogError
 from ..paths import default_db_path
 from ..pinochle.live_game import DEFAULT_NAMES, DEMO_MODES, PinochleGame
 
-SERVER_THREADS = 32
 GAMES = ("pinochle", "bridge")
 DEALINGS = ("shoe", "hand")
 
@@ -55,15 +48,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from webui.security import new_pin, pin_problem
+
     from ..bridge.live_set import BridgeSetGame
 
     check_club_arguments(args)
     db = args.db or default_db_path()
     # A demo's simulated shoe starts empty, so a demo never resumes an old sitting mid-deal.
     session = _session_to_use(db, args.session, args.new_session or bool(args.demo))
-    pin = args.pin or f"{secrets.randbelow(10**6):06d}"
-    if not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise UsageError(f"--pin must be 4 to 12 digits, not {pin!r}")
+    pin = args.pin or new_pin()
+    if pin_problem(pin):
+        raise UsageError(f"--pin: {pin_problem(pin)}, not {pin!r}")
     if args.dealing == "hand":
         game = _hand_deal_game(args)
     elif args.game == "bridge":
@@ -81,9 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, pin: str) -> None:
-    from waitress import create_server
-
     from webui import create_app
+    from webui.serving import TableServer
 
     from ..bridge.live_demo import BridgeDemo
     from ..handdeal.demo import CAMERAS, HandDemo
@@ -92,9 +86,13 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
 
     thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
     app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)
-    server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
-    url = f"http://{args.host}:{server.effective_port}/"
-    print(f"tablescan: serving {url} (log {db}, sitting {table.session})", file=sys.stderr)
+    try:
+        server = TableServer(app, table, args.host, args.port)
+    except (OSError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {reason}") from None
+    print(f"tablescan: serving {server.url} (log {db}, sitting {table.session})",
+          file=sys.stderr)
     print(f"tablescan: operator PIN {pin}", file=sys.stderr)
     demo = None
     if thumbnails is not None:

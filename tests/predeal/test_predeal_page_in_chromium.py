@@ -1,11 +1,10 @@
 """The bridge view in a real browser: Debian's Chromium (driven by Playwright) against the real
-app under waitress on 127.0.0.1, following a real LiveTable on a SQLite log."""
+app behind its real server on 127.0.0.1, following a real LiveTable on a SQLite log."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +16,7 @@ from scanner.events import AuditResult, BoardResult, BoardStarted, CardDelivered
 from scanner.live import LiveTable
 from scanner.log import EventLog
 from webui import create_app
+from webui.serving import TableServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = "/usr/bin/chromium"
@@ -36,13 +36,9 @@ def table(tmp_path) -> Iterator[LiveTable]:
 
 @pytest.fixture
 def url(table) -> Iterator[str]:
-    from waitress import create_server
-
-    server = create_server(create_app(table, pin="1357"), host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}/"
-    server.close()
+    server = TableServer(create_app(table, pin="1357"), table, "127.0.0.1", 0).start()
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from webui_support import PIN, csrf_of, deal_in_packets, post
 
 from scanner.live import LiveTable
@@ -119,34 +117,6 @@ def test_an_oversized_request_is_refused_before_it_is_read(operator, table):
     response = post(operator, "/act/bid", {"amount": 25, "padding": "x" * 20_000})
     assert response.status_code == 413
     assert table.snapshot()[0] == 0
-
-
-def test_a_bad_last_event_id_is_a_400(app):
-    response = app.test_client().get("/events", headers={"Last-Event-ID": "yesterday"})
-    assert response.status_code == 400
-
-
-def test_the_event_stream_sends_the_current_state_at_once(app, operator):
-    post(operator, "/act/next-hand")
-    response = app.test_client().get("/events", buffered=False)
-    chunks = (chunk.decode() for chunk in response.response)
-    assert next(chunks).startswith("retry:")
-    first = next(chunks)
-    response.close()
-    assert first.startswith("id: 1\nevent: state\n")
-    state = json.loads(first.split("data: ", 1)[1])
-    assert state["hand_number"] == 1
-
-
-def test_a_reconnecting_page_gets_only_what_it_missed(app, operator):
-    post(operator, "/act/next-hand")
-    response = app.test_client().get("/events", headers={"Last-Event-ID": "1"}, buffered=False)
-    chunks = (chunk.decode() for chunk in response.response)
-    next(chunks)
-    post(operator, "/act/undo")
-    caught_up = next(chunks)
-    response.close()
-    assert caught_up.startswith("id: 2\n")
 
 
 def test_an_exposed_card_shows_a_redeal_banner_naming_the_remedy(operator, table):

@@ -298,6 +298,15 @@ function wireControls() {
     const data = await post("/logout", {});
     if (data) { csrf = data.csrf; setOperator(false); }
   });
+  document.getElementById("pin-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const now = document.getElementById("pin-now");
+    const next = document.getElementById("pin-new");
+    const data = await post("/pin", { pin: now.value, new_pin: next.value });
+    now.value = "";
+    next.value = "";
+    if (data) { csrf = data.csrf; showRefusal("PIN changed: every other session has ended"); }
+  });
   document.getElementById("bid-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const input = document.getElementById("bid");
