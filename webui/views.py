@@ -1,4 +1,4 @@
-"""Views: translate HTTP into calls on the live table, and its state into JSON, HTML or SSE."""
+"""Views: translate HTTP into calls on the live table, and its state into JSON or HTML."""
 
 from __future__ import annotations
 
