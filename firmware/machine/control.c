@@ -205,8 +205,28 @@ static const struct {
     {"pockets", cmd_pockets}, {"clock", cmd_clock}, {"quit", cmd_quit},
 };
 
+/* Whether s is well-formed UTF-8: replies echo the command's name, and the host reads every
+   reply as UTF-8. */
+static int is_utf8(const unsigned char *s)
+{
+    while (*s) {
+        int more = *s < 0x80 ? 0 : (*s & 0xE0) == 0xC0 ? 1 : (*s & 0xF0) == 0xE0 ? 2
+                 : (*s & 0xF8) == 0xF0 ? 3 : -1;
+        if (more < 0 || (more == 1 && *s < 0xC2))
+            return 0;
+        for (s++; more > 0; more--, s++)
+            if ((*s & 0xC0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
 void control_execute(control_t *c, const char *line, char *reply, size_t reply_size)
 {
+    if (!is_utf8((const unsigned char *)line)) {
+        snprintf(reply, reply_size, "err the command is not UTF-8 text");
+        return;
+    }
     char text[CONTROL_LINE];
     snprintf(text, sizeof text, "%s", line);
     size_t n = strlen(text);

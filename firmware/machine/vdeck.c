@@ -67,12 +67,15 @@ static int parse_line(char *line, vcard_t *card, char *why, size_t why_size)
     if (n == 0)
         return 0;
     if (n > 2 || (n == 2 && strcasecmp(words[1], "up") && strcasecmp(words[1], "down"))) {
-        snprintf(why, why_size, "expected a card, optionally followed by 'down' (e.g. 'AS' or "
-                 "'AS down')");
+        snprintf(why, why_size, "not a card: expected a card, optionally followed by 'down' "
+                 "(e.g. 'AS' or 'AS down')");
         return -1;
     }
+    /* Never quote the line: the control channel loads any path it is sent, and its error
+       must not show a stranger what someone else's file holds. */
     if (!vcard_parse(words[0], card->text)) {
-        snprintf(why, why_size, "bad card token '%s'", words[0]);
+        snprintf(why, why_size, "not a card: expected a card, optionally followed by 'down' "
+                 "(e.g. 'AS' or 'AS down')");
         return -1;
     }
     card->down = n == 2 && strcasecmp(words[1], "down") == 0;
@@ -90,6 +93,12 @@ int vdeck_load(const char *path, vcard_t *cards, int capacity, char *error, size
     char why[160];
     int count = 0;
     for (int number = 1; fgets(line, sizeof line, file); number++) {
+        if (number > VDECK_MAX_LINES) {
+            /* /dev/zero and the like never end: give up long before a deck would. */
+            snprintf(error, error_size, "%s: over %d lines: not a deck", path, VDECK_MAX_LINES);
+            fclose(file);
+            return -1;
+        }
         vcard_t card;
         int parsed = parse_line(line, &card, why, sizeof why);
         if (parsed == 0)

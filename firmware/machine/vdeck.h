@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #define VDECK_MAX_CARDS 160
+/* Lines read before a file is judged not to be a deck (a read of 255 bytes counts as one). */
+#define VDECK_MAX_LINES 4096
 
 typedef struct {
     char text[3]; /* canonical rank + suit, e.g. "TH" */

@@ -19,12 +19,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import BinaryIO
 
 from .machine_model import ShoeModel
 from .protocol import POCKET_NAMES
 from .virtual_deck import DeckCard, VirtualDeckError, load_virtual_deck
 
 POLL_S = 0.005
+# As the C targets' control channel (firmware/machine/control.h, CONTROL_LINE).
+CONTROL_LINE_BYTES = 512
 
 
 class ControlError(ValueError):
@@ -137,15 +140,28 @@ class Simulator:
             threading.Thread(target=self._serve_control, args=(conn,), daemon=True).start()
 
     def _serve_control(self, conn: socket.socket) -> None:
-        with conn, conn.makefile("rw", encoding="utf-8", newline="\n") as stream:
-            for line in stream:
-                reply = self.control(line.strip())
+        # Bytes in, so a line that is not UTF-8 gets an error reply, not a dead handler.
+        with conn, conn.makefile("rwb") as stream:
+            while True:
                 try:
-                    stream.write(reply + "\n")
+                    raw = stream.readline(CONTROL_LINE_BYTES + 1)
+                except OSError:
+                    return
+                if not raw:
+                    return
+                if len(raw) > CONTROL_LINE_BYTES and not raw.endswith(b"\n"):
+                    _skip_to_newline(stream)
+                    line, reply = None, "err line too long"
+                else:
+                    line = _control_text(raw)
+                    reply = ("err the command is not UTF-8 text" if line is None
+                             else self.control(line))
+                try:
+                    stream.write(reply.encode("utf-8") + b"\n")
                     stream.flush()
                 except OSError:
                     return
-                if line.strip() == "quit":
+                if line == "quit":
                     self.stopped.set()
                     _close(self._serial_listener)
                     _close(self._control_listener)
@@ -166,6 +182,20 @@ class Simulator:
         except ControlError as exc:
             return f"err {exc}"
         return f"ok {result}".rstrip()
+
+
+def _control_text(raw: bytes) -> str | None:
+    try:
+        return raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+
+
+def _skip_to_newline(stream: BinaryIO) -> None:
+    while True:
+        chunk = stream.readline(CONTROL_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return
 
 
 def _listen() -> socket.socket:
