@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from .events import Event
+from .log import LogConflict
 
 
 class ActionRefused(Exception):
@@ -44,10 +45,13 @@ class Game(Protocol):
 class EventSink(Protocol):
     session: str
 
-    def append(self, event: Event, key: str | None = None) -> int: ...
+    def append_many(self, events: Sequence[Event], keys: Sequence[str | None] | None = None,
+                    *, expected_version: int | None = None) -> list[int]: ...
 
     def replay(self, from_seq: int = 0, session: str | None = None,
                ) -> Iterable[tuple[int, Event]]: ...
+
+    def sessions(self) -> list[str]: ...
 
     def close(self) -> None: ...
 
@@ -67,9 +71,15 @@ class LiveTable:
     """
 
     def __init__(self, open_log: Callable[[], EventSink], game: Game,
-                 follow_interval: float = FOLLOW_INTERVAL) -> None:
+                 follow_interval: float = FOLLOW_INTERVAL,
+                 open_sitting: Callable[[str], EventSink] | None = None) -> None:
+        """``open_sitting``, when given, makes the table follow writers to new sittings: when
+        a sitting starts in the log after this table looked (say `deal-deck` opened one), the
+        table switches to it, opened with ``open_sitting(name)``."""
         self._io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablescan-log")
         self._log = self._on_log_thread(open_log)
+        self._open_sitting = open_sitting
+        self._known_sittings = set(self._on_log_thread(self._log.sessions))
         self._game = game
         self._changed = threading.Condition()
         self._events: list[Event] = []
@@ -98,6 +108,8 @@ class LiveTable:
     def _catch_up(self) -> None:
         """Fold in what other writers appended to this sitting since our version."""
         with self._changed:
+            if self._open_sitting is not None:
+                self._follow_new_sitting(self._open_sitting)
             after = self._version + 1
             fresh = self._on_log_thread(
                 lambda: list(self._log.replay(from_seq=after, session=self._log.session)))
@@ -107,6 +119,18 @@ class LiveTable:
             self._version = fresh[-1][0]
             self._state = self._game.fold(self._events)
             self._changed.notify_all()
+
+    def _follow_new_sitting(self, open_sitting: Callable[[str], EventSink]) -> None:
+        names = self._on_log_thread(self._log.sessions)
+        new = [name for name in names if name not in self._known_sittings]
+        self._known_sittings.update(new)
+        if not new or new[-1] == self._log.session:
+            return
+        old, self._log = self._log, self._on_log_thread(lambda: open_sitting(new[-1]))
+        self._on_log_thread(old.close)
+        # Refolded from the new sitting's first event by the catch-up that follows.
+        self._events, self._version = [], 0
+        self._state = self._game.fold(self._events)
 
     def _on_log_thread(self, work: Callable[[], T]) -> T:
         return self._io.submit(work).result()
@@ -121,10 +145,24 @@ class LiveTable:
             return self._state
 
     def act(self, action: str, params: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Apply an operator's action, or raise ActionRefused/MalformedAction changing nothing."""
+        """Apply an operator's action, or raise ActionRefused/MalformedAction changing nothing.
+
+        The action is checked against the state at our version and appended only if the
+        sitting is still at that version, in one transaction: when another writer (a second
+        server on the same log) got there first, this action is refused, not logged twice.
+        """
         with self._changed:
+            checked_at = self._version
             events = self._game.command(self._state, action, params)
-            self._append(events)
+            try:
+                self._append(events, expected_version=checked_at)
+            except LogConflict as exc:
+                self._catch_up()
+                raise ActionRefused(
+                    f"the table changed while {action!r} was being checked: another writer "
+                    f"logged event {exc.seq} after the state it was checked against "
+                    f"(version {checked_at}). Nothing was logged; look at the table again "
+                    "and repeat the action if it still stands") from None
             return self._version, self._game.snapshot(self._state)
 
     def record(self, events: Iterable[Event], key: str | None = None) -> int:
@@ -139,10 +177,11 @@ class LiveTable:
             self._changed.wait_for(lambda: self._version != version, timeout=timeout)
             return self._version
 
-    def _append(self, events: list[Event], key: str | None = None) -> None:
-        for i, event in enumerate(events):
-            event_key = f"{key}/{i}" if key else None
-            self._on_log_thread(lambda e=event, k=event_key: self._log.append(e, key=k))
+    def _append(self, events: list[Event], key: str | None = None,
+                expected_version: int | None = None) -> None:
+        keys = [f"{key}/{i}" if key else None for i in range(len(events))]
+        self._on_log_thread(lambda: self._log.append_many(
+            events, keys, expected_version=expected_version))
         # Read back from the log rather than trusting our own list: another writer may have
         # appended in between, and a keyed retransmission appends nothing.
         self._catch_up()

@@ -73,6 +73,15 @@ class LogVersionError(LogError):
     """The file was written by a newer tablescan; it is left untouched."""
 
 
+class LogConflict(LogError):
+    """The sitting gained an event after the version a write was checked against; nothing was
+    written. ``seq`` is the newest such event."""
+
+    def __init__(self, message: str, seq: int) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -189,11 +198,14 @@ class EventLog:
         return self.append_many([event], [key])[0]
 
     def append_many(self, events: Sequence[Event], keys: Sequence[str | None] | None = None,
-                    ) -> list[int]:
+                    *, expected_version: int | None = None) -> list[int]:
         """Log several events in one durable commit (one sync for all); their seqs in order.
 
         All or nothing: every event is validated before anything is written, and a key
-        conflict rolls the whole batch back.
+        conflict rolls the whole batch back. With ``expected_version``, the events are written
+        only if the sitting has no event after that seq, checked in the same transaction that
+        writes them, so two writers that each checked an action against the same state cannot
+        both log it: the second gets LogConflict.
         """
         keys = [None] * len(events) if keys is None else list(keys)
         if len(keys) != len(events):
@@ -204,8 +216,17 @@ class EventLog:
                 raise LogError(f"idempotency key must be text, not {key!r}")
         now = utc_now()
         with self.transaction() as conn:
+            if expected_version is not None:
+                self._check_unchanged(conn, expected_version)
             return [self._insert(conn, event.type, body, key, now)
                     for event, body, key in zip(events, bodies, keys, strict=True)]
+
+    def _check_unchanged(self, conn: sqlite3.Connection, version: int) -> None:
+        row = conn.execute("SELECT MAX(seq) FROM events WHERE seq > ? AND session = ?",
+                           (version, self.session)).fetchone()
+        if row[0] is not None:
+            raise LogConflict(f"{self.path}: sitting {self.session} gained event {row[0]} "
+                              f"after version {version}", int(row[0]))
 
     def _insert(self, conn: sqlite3.Connection, kind: str, body: str, key: str | None,
                 now: str) -> int:

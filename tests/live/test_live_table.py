@@ -9,7 +9,7 @@ import pytest
 from scanner.cards import PINOCHLE_48, Seat
 from scanner.events import CardDelivered, HandStarted
 from scanner.live import ActionRefused, LiveTable, MalformedAction
-from scanner.log import EventLog
+from scanner.log import EventLog, LogConflict
 from scanner.pinochle.live_game import PinochleGame
 
 SESSION = "friday"
@@ -81,3 +81,40 @@ def test_a_restarted_table_rebuilds_the_same_state_from_the_log(db):
         assert again.snapshot() == before
     finally:
         again.close()
+
+
+# -- issue 21, case 7: two servers on one log and sitting -------------------------------------
+
+def test_of_two_tables_acting_on_one_version_the_second_is_refused_and_logs_nothing(db):
+    """Before, both servers said yes to `next-hand` in 29 of 30 simultaneous rounds."""
+    # An hour between looks at the log: the second table has not seen the first's action.
+    first, second = (LiveTable(lambda: EventLog(db, session=SESSION), PinochleGame(),
+                               follow_interval=3600) for _ in range(2))
+    try:
+        first.act("next-hand", {})
+        with pytest.raises(ActionRefused, match="the table changed") as refused:
+            second.act("next-hand", {})
+        assert "Nothing was logged" in refused.value.reason
+        # The loser now shows the winner's action and can act on it.
+        assert second.snapshot() == first.snapshot()
+        second.act("undo", {})
+    finally:
+        first.close()
+        second.close()
+    with EventLog(db) as log:
+        assert [event.type for _, event in log.replay()] == ["hand-started", "undo"]
+
+
+def test_a_write_checked_against_an_old_version_is_refused_in_its_transaction(db):
+    with EventLog(db, session=SESSION) as log:
+        seq = log.append(HandStarted("pinochle", Seat.N, 3, SESSION))
+        with pytest.raises(LogConflict) as conflict:
+            log.append_many([HandStarted("pinochle", Seat.E, 3, SESSION)],
+                            expected_version=seq - 1)
+        assert conflict.value.seq == seq
+        assert log.append_many([HandStarted("pinochle", Seat.E, 3, SESSION)],
+                               expected_version=seq) == [seq + 1]
+        # Another sitting's events do not move this one.
+        with EventLog(db, session="another-night") as other:
+            other.append(HandStarted("pinochle", Seat.S, 3, "another-night"))
+        log.append_many([HandStarted("pinochle", Seat.W, 3, SESSION)], expected_version=seq + 1)

@@ -7,11 +7,15 @@ import socket
 
 from webui_support import PIN, Spectator, exchange, get, serving, status_of
 
+from scanner.live import LiveTable
+from scanner.log import EventLog
+from scanner.pinochle.live_game import PinochleGame
+from webui import create_app
 from webui.serving import AllowedHosts
 
 
-def login_and_act(port: int, action: str) -> int:
-    """Log in with the PIN over raw HTTP and take one action; the action's status."""
+def login_and_act(port: int, action: str) -> bytes:
+    """Log in with the PIN over raw HTTP and take one action; the action's reply."""
     page = get(port, "/")
     cookie = _cookie(page)
     token = page.split(b'name="csrf-token" content="', 1)[1].split(b'"', 1)[0].decode()
@@ -19,7 +23,7 @@ def login_and_act(port: int, action: str) -> int:
     assert status_of(login) == 200, login
     cookie = _cookie(login)
     token = json.loads(login.partition(b"\r\n\r\n")[2])["csrf"]
-    return status_of(_post(port, f"/act/{action}", {}, cookie, token))
+    return _post(port, f"/act/{action}", {}, cookie, token)
 
 
 def _cookie(reply: bytes) -> str:
@@ -81,7 +85,7 @@ def test_forty_open_streams_leave_the_operators_page_and_actions_answering(app, 
             assert spectator.frame().startswith("retry:")
         assert status_of(get(server.port, "/")) == 200
         assert status_of(get(server.port, "/healthz")) == 200
-        assert login_and_act(server.port, "next-hand") == 200
+        assert status_of(login_and_act(server.port, "next-hand")) == 200
         # Every spectator is sent the operator's action.
         for spectator in spectators:
             assert spectator.frame().startswith("id: 0")
@@ -192,3 +196,21 @@ def test_a_server_started_for_one_address_answers_to_that_address_only():
     assert hosts.allows("192.168.1.20:5000", "192.168.1.20")
     assert not hosts.allows("localhost:5000", "192.168.1.20")
     assert not hosts.allows("evil.example", "192.168.1.20")
+
+
+def test_two_servers_on_one_log_never_both_accept_one_action(tmp_path):
+    """Issue 21, case 7: the loser is answered 409 and told why."""
+    db = tmp_path / "shared.sqlite"
+    tables = [LiveTable(lambda: EventLog(db, session="friday"), PinochleGame(),
+                        follow_interval=3600) for _ in range(2)]
+    try:
+        with serving(create_app(tables[0], pin=PIN), tables[0]) as one, \
+                serving(create_app(tables[1], pin=PIN), tables[1]) as other:
+            assert status_of(login_and_act(one.port, "next-hand")) == 200
+            refused = login_and_act(other.port, "next-hand")
+    finally:
+        for table in tables:
+            table.close()
+    assert status_of(refused) == 409
+    assert b"the table changed" in refused and b"Nothing was logged" in refused
+
