@@ -1,4 +1,5 @@
-"""`tablescan deal-deck --shoe URL --camera SRC --game bridge|pinochle --dealer N [--db FILE]`.
+"""`tablescan deal-deck --shoe URL --camera SRC --game bridge|pinochle --dealer N [--db FILE]
+[--session NAME]`.
 
 Deals one deck through the shoe: bridge one card at a time clockwise from the dealer's left,
 pinochle in packets. Prints ``{"status": "complete"|"stopped", "pockets": {...}, "reason",
@@ -37,6 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="cards per packet (default: bridge 1, pinochle 3)")
     parser.add_argument("--db", type=Path, default=None,
                         help="event log (SQLite); the same file resumes a stopped deal")
+    parser.add_argument("--session",
+                        help="sitting to log the deal into, e.g. the one `serve` printed "
+                             "(default: a new sitting, which a `serve` without --session "
+                             "on the same log follows)")
     parser.add_argument("--durability", choices=tuple(DURABILITY), default=DEFAULT_DURABILITY,
                         help="power (default): every logged event survives a power cut; "
                              "process: it survives the host being killed, not a power cut, "
@@ -68,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.db is None:
         print(f"deal-deck: logging to {db} (pass --db to keep and resume)", file=sys.stderr)
     try:
-        log = EventLog(db, durability=args.durability)
+        log = EventLog(db, session=args.session, durability=args.durability)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
     try:

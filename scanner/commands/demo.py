@@ -42,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", type=Path,
                         help="event log file (default: tablescan.sqlite in the user's data "
                              "folder)")
+    parser.add_argument("--session", help="sitting to log into (default: a new one)")
     parser.set_defaults(func=run)
 
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--hands must be at least 1, not {args.hands}")
     db = args.db or default_db_path()
     try:
-        log = EventLog(db)
+        log = EventLog(db, session=args.session)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
     with log:

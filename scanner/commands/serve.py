@@ -27,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="address to listen on; 0.0.0.0 lets phones at the table connect")
     parser.add_argument("--port", type=int, default=5000, help="port (0 picks a free one)")
     parser.add_argument("--db", type=Path, help="event log (default: the user's data folder)")
-    parser.add_argument("--session", help="sitting to resume (default: the latest, or a new one)")
+    parser.add_argument("--session", help="sitting to show and log into (default: the latest, "
+                                          "or a new one; then the page follows any writer "
+                                          "that opens a newer sitting)")
     parser.add_argument("--new-session", action="store_true", help="start a new sitting")
     parser.add_argument("--pin", help="operator PIN (default: a random one, printed on stderr)")
     parser.add_argument("--game", choices=GAMES, default="pinochle",
@@ -65,8 +67,12 @@ def run(args: argparse.Namespace) -> int:
         game = BridgeSetGame()
     else:
         game = PinochleGame(names=_names(args.name))
+    # Unless told which sitting to show, the page follows a writer that opens a new one
+    # (`deal-deck` without --session, say); a demo writes its own sitting and keeps to it.
+    pinned = bool(args.session or args.demo or args.dealing == "hand")
     try:
-        table = LiveTable(lambda: EventLog(db, session=session), game)
+        table = LiveTable(lambda: EventLog(db, session=session), game,
+                          open_sitting=None if pinned else lambda name: EventLog(db, session=name))
     except LogError as exc:
         raise UsageError(str(exc)) from None
     # Closed however serving ends, a refused club token included.
