@@ -12,17 +12,16 @@ import re
 import secrets
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
-from flask import session as cookie
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
 
 from scanner.club.admin import issue_token, open_store, revoke_token
 from scanner.club.schema import StoreError
 
 from . import security
+from .body import json_object
 from .errors import BadRequest, register_error_handlers
 
 MAX_REQUEST_BYTES = 16 * 1024
-LONG_POLL_S = 10.0
 TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
 
 bp = Blueprint("director", __name__)
@@ -39,13 +38,11 @@ def create_director_app(view: Any, *, pin: str, store_url: str,
         MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
         MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
         TABLESCAN_TITLE=title,
-        TABLESCAN_LONG_POLL=LONG_POLL_S,
     )
     app.config.update(config)
     app.extensions["tablescan.club"] = view
-    app.extensions["tablescan.pin"] = pin
     app.extensions["tablescan.store"] = store_url
-    security.init_app(app)
+    security.init_app(app, pin, None)
     register_error_handlers(app)
     app.register_blueprint(bp)
     return app
@@ -53,13 +50,6 @@ def create_director_app(view: Any, *, pin: str, store_url: str,
 
 def _view() -> Any:
     return current_app.extensions["tablescan.club"]
-
-
-def _json_object() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return body
 
 
 def _table_name(body: dict[str, Any]) -> str:
@@ -82,21 +72,14 @@ def page() -> str:
 
 @bp.get("/state")
 def state() -> Response:
-    """The club now; with ``since=V``, wait (a while) until it has moved past version V."""
-    since = request.args.get("since")
-    if since is not None:
-        try:
-            version = int(since)
-        except ValueError:
-            raise BadRequest(f"since must be a whole number, not {since!r}") from None
-        _view().wait_for_change(version, timeout=current_app.config["TABLESCAN_LONG_POLL"])
+    """The club now. Pages follow it on /events, served beside this app (webui.stream)."""
     version, snapshot = _view().snapshot()
     return jsonify({"version": version, "state": snapshot, "director": security.is_operator()})
 
 
 @bp.post("/login")
 def login() -> Response:
-    pin = _json_object().get("pin")
+    pin = json_object().get("pin")
     if not isinstance(pin, str):
         raise BadRequest("'pin' must be text")
     security.log_in(pin)
@@ -105,7 +88,7 @@ def login() -> Response:
 
 @bp.post("/logout")
 def logout() -> Response:
-    cookie.clear()
+    security.log_out()
     return jsonify({"director": False, "csrf": security.csrf_token()})
 
 
@@ -113,7 +96,7 @@ def logout() -> Response:
 def issue() -> Response:
     """A new token for a table (a new table, or a replacement: the old one stops working)."""
     _director_only()
-    table = _table_name(_json_object())
+    table = _table_name(json_object())
     with open_store(current_app.extensions["tablescan.store"]) as conn:
         token = issue_token(conn, table)
     return jsonify({"table": table, "token": str(token)})
@@ -122,7 +105,7 @@ def issue() -> Response:
 @bp.post("/act/revoke")
 def revoke() -> Response:
     _director_only()
-    table = _table_name(_json_object())
+    table = _table_name(json_object())
     with open_store(current_app.extensions["tablescan.store"]) as conn:
         try:
             revoke_token(conn, table)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from scanner.live import ActionRefused, MalformedAction
 
 from . import security
+from .body import json_object
 from .errors import BadRequest
 
 bp = Blueprint("table", __name__)
@@ -17,26 +17,6 @@ bp = Blueprint("table", __name__)
 
 def _table() -> Any:
     return current_app.extensions["tablescan.table"]
-
-
-def _json_object() -> dict[str, Any]:
-    """The body as a JSON object of real text; anything else is a 400 naming what is wrong."""
-    if not request.is_json:
-        raise BadRequest("the request body must be a JSON object (Content-Type: application/json)")
-    try:
-        body = json.loads(request.get_data(cache=True))
-    except RecursionError:
-        raise BadRequest("the request body nests too deeply to be an action") from None
-    except ValueError:
-        raise BadRequest("the request body must be a JSON object: it is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
-    try:
-        json.dumps(body, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadRequest("the request body holds a lone surrogate (such as \\ud800): "
-                         "not text") from None
-    return body
 
 
 @bp.get("/")
@@ -57,7 +37,7 @@ def state() -> Response:
 
 @bp.post("/login")
 def login() -> Response:
-    pin = _json_object().get("pin")
+    pin = json_object().get("pin")
     if not isinstance(pin, str):
         raise BadRequest("'pin' must be text")
     security.log_in(pin)
@@ -73,7 +53,7 @@ def logout() -> Response:
 @bp.post("/pin")
 @security.operator_required
 def change_pin() -> Response:
-    body = _json_object()
+    body = json_object()
     current, new = body.get("pin"), body.get("new_pin")
     if not isinstance(current, str) or not isinstance(new, str):
         raise BadRequest("'pin' (the current PIN) and 'new_pin' must be text")
@@ -84,7 +64,7 @@ def change_pin() -> Response:
 @bp.post("/act/<action>")
 @security.operator_required
 def act(action: str) -> Response:
-    params = _json_object()
+    params = json_object()
     try:
         version, snapshot = _table().act(action, params)
     except MalformedAction as exc:

@@ -1,9 +1,9 @@
-"""`tablescan club serve`: the director's page over the club store, under waitress."""
+"""`tablescan club serve`: the director's page over the club store, served as the table page
+is (webui.serving: the pages' streams never take the director's request threads)."""
 
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 
 from ..cli import UsageError
@@ -11,27 +11,28 @@ from .access import AccessError
 from .schema import StoreError
 from .view import ClubView
 
-# Each open page holds a thread while it waits for the next change (a long poll).
-SERVER_THREADS = 48
-
 
 def serve_director(args: argparse.Namespace) -> int:
-    from waitress import create_server
-
     from webui.director import create_director_app
+    from webui.security import new_pin, pin_problem
+    from webui.serving import TableServer
 
-    pin = args.pin or f"{secrets.randbelow(10**6):06d}"
-    if not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise UsageError(f"--pin must be 4 to 12 digits, not {pin!r}")
+    pin = args.pin or new_pin()
+    if pin_problem(pin):
+        raise UsageError(f"--pin: {pin_problem(pin)}, not {pin!r}")
     try:
         view = ClubView(args.store).start()
     except (AccessError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     try:
         app = create_director_app(view, pin=pin, store_url=args.store)
-        server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
-        print(f"tablescan: director's page http://{args.host}:{server.effective_port}/ "
-              f"(store {args.store})", file=sys.stderr, flush=True)
+        try:
+            server = TableServer(app, view, args.host, args.port)
+        except (OSError, OverflowError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise UsageError(f"cannot serve on {args.host}:{args.port}: {reason}") from None
+        print(f"tablescan: director's page {server.url} (store {args.store})",
+              file=sys.stderr, flush=True)
         print(f"tablescan: director PIN {pin}", file=sys.stderr, flush=True)
         server.run()
     finally:

@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                           "or a new one; then the page follows any writer "
                                           "that opens a newer sitting)")
     parser.add_argument("--new-session", action="store_true", help="start a new sitting")
-    parser.add_argument("--pin", help="operator PIN (default: a random one, printed on stderr)")
+    parser.add_argument("--pin", help="operator PIN, 4 to 12 digits (default: a random one of "
+                                      "10 digits, printed on stderr)")
     parser.add_argument("--game", choices=GAMES, default="pinochle",
                         help="pinochle: the home table (default); bridge: a set of boards "
                              "pre-dealt and verified at the shoe")

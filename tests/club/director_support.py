@@ -1,23 +1,21 @@
-"""The director's page served in this process (waitress on a free port of 127.0.0.1), and a
+"""The director's page served in this process (its real server on a free port of 127.0.0.1), and a
 table's log filled with bridge deals, for the page tests and the latency bench."""
 
 from __future__ import annotations
 
 import random
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from waitress import create_server
 
 from scanner.cards import BRIDGE_52, SEATS, Card, Seat
 from scanner.club.view import ClubView
 from scanner.history import DealHistory
 from scanner.log import EventLog
 from webui.director import create_director_app
+from webui.serving import TableServer
 
 
 @dataclass
@@ -32,13 +30,11 @@ def running_director(store_url: str, pin: str = "2468", poll_interval: float = 0
                      ) -> Iterator[Director]:
     view = ClubView(store_url, poll_interval=poll_interval).start()
     app = create_director_app(view, pin=pin, store_url=store_url)
-    server = create_server(app, host="127.0.0.1", port=0, threads=16)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    server = TableServer(app, view, "127.0.0.1", 0).start()
     try:
-        yield Director(f"http://127.0.0.1:{server.effective_port}/", pin, view)
+        yield Director(server.url, pin, view)
     finally:
-        server.close()
+        server.stop()
         view.close()
 
 

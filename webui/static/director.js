@@ -1,13 +1,10 @@
-// The director's page: follow the club's state by long polling, and send the director's
+// The director's page: follow the club's state as it is pushed, and send the director's
 // actions. Every string from the server goes through textContent, never innerHTML.
 "use strict";
 
 let csrf = document.querySelector('meta[name="csrf-token"]').content;
 let director = document.body.dataset.director === "yes";
 let lastState = null;
-// A poll that was sent before a login carries the old cookie: its answer about who we are
-// is stale, so only a poll sent after the latest login may change it.
-let loginEpoch = 0;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -131,22 +128,16 @@ async function act(path, body) {
   }
 }
 
-async function follow() {
-  let version = null;
-  for (;;) {
-    try {
-      const epoch = loginEpoch;
-      const res = await fetch(version === null ? "/state" : `/state?since=${version}`);
-      const data = await res.json();
-      version = data.version;
-      if (epoch === loginEpoch) director = data.director;
-      lastState = data.state;
-      render(data.state, director);
-    } catch (err) {
-      document.getElementById("link").textContent = "page server unreachable; retrying";
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
+// The club's state is pushed on /events as Server-Sent Events; the browser reconnects by itself
+// and the server sends what was missed.
+function follow() {
+  const link = document.getElementById("link");
+  const source = new EventSource("/events");
+  source.addEventListener("state", (e) => {
+    lastState = JSON.parse(e.data);
+    render(lastState, director);
+  });
+  source.onerror = () => { link.textContent = "page server unreachable; retrying"; };
 }
 
 document.getElementById("login").addEventListener("submit", async (event) => {
@@ -156,7 +147,6 @@ document.getElementById("login").addEventListener("submit", async (event) => {
   pin.value = "";
   if (data) {
     csrf = data.csrf;
-    loginEpoch += 1;
     director = true;
     if (lastState) render(lastState, director);
   }
