@@ -137,7 +137,11 @@ function follow() {
     lastState = JSON.parse(e.data);
     render(lastState, director);
   });
-  source.onerror = () => { link.textContent = "page server unreachable; retrying"; };
+  source.onerror = () => {
+    link.textContent = "page server unreachable; retrying";
+    // A refusal (the spectator limit, 503) closes a stream for good: try again later.
+    if (source.readyState === EventSource.CLOSED) setTimeout(follow, 10000);
+  };
 }
 
 document.getElementById("login").addEventListener("submit", async (event) => {

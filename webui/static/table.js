@@ -278,7 +278,11 @@ function connect() {
     render(state);
     link.textContent = "live";
   });
-  source.onerror = () => { link.textContent = "reconnecting… (catching up from the log)"; };
+  source.onerror = () => {
+    link.textContent = "reconnecting… (catching up from the log)";
+    // A refusal (the spectator limit, 503) closes a stream for good: try again later.
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
+  };
 }
 
 function setOperator(on, who) {
