@@ -11,6 +11,7 @@ that was away catches up from the version (the log's sequence number).
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -57,6 +58,12 @@ class EventSink(Protocol):
 
 
 T = TypeVar("T")
+
+# Operator actions are logged under keys with this prefix, so that a writer can tell another
+# operator's action from a fact of the table.
+ACTION_KEY = "act/"
+# Times an action is checked again when facts from the table keep arriving meanwhile.
+ACT_ATTEMPTS = 5
 
 # How often the live table looks for events other writers appended. Well inside the page's
 # 100 ms event-to-screen budget, and a cheap indexed query on an idle log.
@@ -148,22 +155,33 @@ class LiveTable:
         """Apply an operator's action, or raise ActionRefused/MalformedAction changing nothing.
 
         The action is checked against the state at our version and appended only if the
-        sitting is still at that version, in one transaction: when another writer (a second
-        server on the same log) got there first, this action is refused, not logged twice.
+        sitting is still at that version, in one transaction. If facts from the table (cards
+        read and dealt) came in meanwhile, the action is checked again against them; if
+        another operator's action came in (a second server on the same log), this one is
+        refused, not logged on top of a state its operator never saw.
         """
         with self._changed:
-            checked_at = self._version
-            events = self._game.command(self._state, action, params)
-            try:
-                self._append(events, expected_version=checked_at)
-            except LogConflict as exc:
-                self._catch_up()
-                raise ActionRefused(
-                    f"the table changed while {action!r} was being checked: another writer "
-                    f"logged event {exc.seq} after the state it was checked against "
-                    f"(version {checked_at}). Nothing was logged; look at the table again "
-                    "and repeat the action if it still stands") from None
-            return self._version, self._game.snapshot(self._state)
+            for _ in range(ACT_ATTEMPTS):
+                checked_at = self._version
+                events = self._game.command(self._state, action, params)
+                try:
+                    self._append(events, key=f"{ACTION_KEY}{uuid.uuid4().hex}",
+                                 expected_version=checked_at)
+                except LogConflict as exc:
+                    self._catch_up()
+                    actions = [seq for seq, key in exc.gained
+                               if key and key.startswith(ACTION_KEY)]
+                    if actions:
+                        raise ActionRefused(
+                            f"the table changed while {action!r} was being checked: another "
+                            f"operator's action was logged (event {actions[-1]}) after the "
+                            f"state it was checked against (version {checked_at}). Nothing "
+                            "was logged; look at the table again and repeat the action if "
+                            "it still stands") from None
+                    continue
+                return self._version, self._game.snapshot(self._state)
+            raise ActionRefused(f"the table is changing too fast to check {action!r} against "
+                                "it: nothing was logged; try again")
 
     def record(self, events: Iterable[Event], key: str | None = None) -> int:
         """Append events that happened at the table (cards read, delivered) and fold them in."""

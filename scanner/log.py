@@ -74,12 +74,12 @@ class LogVersionError(LogError):
 
 
 class LogConflict(LogError):
-    """The sitting gained an event after the version a write was checked against; nothing was
-    written. ``seq`` is the newest such event."""
+    """The sitting gained events after the version a write was checked against; nothing was
+    written. ``gained`` lists their (seq, idempotency key) in log order."""
 
-    def __init__(self, message: str, seq: int) -> None:
+    def __init__(self, message: str, gained: list[tuple[int, str | None]]) -> None:
         super().__init__(message)
-        self.seq = seq
+        self.gained = gained
 
 
 def utc_now() -> str:
@@ -222,11 +222,12 @@ class EventLog:
                     for event, body, key in zip(events, bodies, keys, strict=True)]
 
     def _check_unchanged(self, conn: sqlite3.Connection, version: int) -> None:
-        row = conn.execute("SELECT MAX(seq) FROM events WHERE seq > ? AND session = ?",
-                           (version, self.session)).fetchone()
-        if row[0] is not None:
-            raise LogConflict(f"{self.path}: sitting {self.session} gained event {row[0]} "
-                              f"after version {version}", int(row[0]))
+        gained = conn.execute("SELECT seq, key FROM events WHERE seq > ? AND session = ? "
+                              "ORDER BY seq", (version, self.session)).fetchall()
+        if gained:
+            raise LogConflict(f"{self.path}: sitting {self.session} gained event "
+                              f"{gained[-1][0]} after version {version}",
+                              [(int(seq), key) for seq, key in gained])
 
     def _insert(self, conn: sqlite3.Connection, kind: str, body: str, key: str | None,
                 now: str) -> int:

@@ -111,10 +111,28 @@ def test_a_write_checked_against_an_old_version_is_refused_in_its_transaction(db
         with pytest.raises(LogConflict) as conflict:
             log.append_many([HandStarted("pinochle", Seat.E, 3, SESSION)],
                             expected_version=seq - 1)
-        assert conflict.value.seq == seq
+        assert conflict.value.gained == [(seq, None)]
         assert log.append_many([HandStarted("pinochle", Seat.E, 3, SESSION)],
                                expected_version=seq) == [seq + 1]
         # Another sitting's events do not move this one.
         with EventLog(db, session="another-night") as other:
             other.append(HandStarted("pinochle", Seat.S, 3, "another-night"))
         log.append_many([HandStarted("pinochle", Seat.W, 3, SESSION)], expected_version=seq + 1)
+
+
+def test_an_action_is_checked_again_when_only_cards_came_in_meanwhile(db):
+    """Cards dealt by another writer are facts: an exposure reported mid-deal still stands."""
+    table = LiveTable(lambda: EventLog(db, session=SESSION), PinochleGame(),
+                      follow_interval=3600)
+    try:
+        table.act("next-hand", {})
+        with EventLog(db, session=SESSION) as shoe_log:
+            card = PINOCHLE_48.cards()[0]
+            shoe_log.append(CardDelivered(card, Seat.E), key="deal-1/card-0")
+        table.act("expose", {"card": "QS", "seat": "E"})
+        assert table.snapshot()[1]["banner"]["status"] == "redeal-same-dealer"
+    finally:
+        table.close()
+    with EventLog(db) as log:
+        assert [e.type for _, e in log.replay()] == ["hand-started", "card-delivered",
+                                                     "card-exposed"]
