@@ -46,6 +46,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--packet", type=int, default=None,
                         help="cards per packet (default: pinochle 3, bridge 1)")
     parser.add_argument("--db", type=Path, default=None, help="event log (SQLite)")
+    parser.add_argument("--session",
+                        help="sitting to log the hand into, e.g. the one `serve` printed "
+                             "(default: a new sitting, which a `serve` without --session "
+                             "on the same log follows)")
     parser.add_argument("--meld", action="store_true",
                         help="the table camera goes on into the meld: once every card is "
                              "dealt, bidding is over and faces laid down are meld")
@@ -96,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"watch: logging to {db} (pass --db to keep it)", file=sys.stderr)
     try:
         resume_from, session = (_hand_to_resume(db, args.game, dealer, plan.packet)
-                                if args.resume else (None, None))
+                                if args.resume else (None, args.session))
         log = EventLog(db, session=session)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None

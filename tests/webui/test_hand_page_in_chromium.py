@@ -7,11 +7,9 @@ live table whose log a reading shoe's deal writes into, to answer its stops from
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 from browser_support import running_server
-from waitress import create_server
 
 from scanner.cards import Seat, parse_card
 from scanner.events import CardDelivered, CardRead, HandStarted
@@ -22,6 +20,7 @@ from scanner.handdeal.thumbnails import Thumbnails
 from scanner.live import LiveTable
 from scanner.log import EventLog
 from webui import create_app
+from webui.serving import TableServer
 
 PIN = "8642"
 PROMPT = re.compile(r"^[123]( more)? to (North|East|South|West)$")
@@ -59,14 +58,12 @@ def live_hand(tmp_path):
     table = LiveTable(lambda: EventLog(db), HandDealGame(names={Seat.E: "Bob"},
                                                          cameras=("table",)))
     app = create_app(table, pin=PIN, cameras=Thumbnails(("table",)))
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    server = TableServer(app, table, "127.0.0.1", 0).start()
     log = EventLog(db, session=table.session)
     deal = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session))
     deal.start()
-    yield f"http://127.0.0.1:{server.effective_port}/", deal
-    server.close()
+    yield server.url, deal
+    server.stop()
     log.close()
     table.close()
 
