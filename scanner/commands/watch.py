@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "file, stream URL or folder of frames")
     parser.add_argument("--table", help="a camera over the table (same kinds of source)")
     parser.add_argument("--zones", type=Path,
-                        help="the table camera's seat zones (JSON, as calibrated on the page)")
+                        help="the table camera's seat zones (JSON, from `tablescan zones`)")
     parser.add_argument("--markers", action="store_true",
                         help="find the seat zones from ArUco markers 0-3 laid at N, E, S, W")
     parser.add_argument("--game", required=True, choices=GAMES)
