@@ -98,7 +98,8 @@ def main() -> None:
         cluster.destroy()
     base, rate = statistics.median(alone), statistics.median(club)
     print(f"{args.events} events per table, median of {args.runs} runs, PostgreSQL "
-          f"{cluster.bin.parent.name} on this machine ({os.cpu_count()} cores)")
+          f"{cluster.bin.parent.name} on this machine ({os.cpu_count()} cores, load average "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} at the end)")
     print(f"  1 table alone (baseline)  {base:10,.0f} events/s   runs {[round(x) for x in alone]}")
     verdict = "meets" if rate >= TARGET_EVENTS_PER_S else "BELOW"
     print(f"  {args.tables} tables at once       {rate:10,.0f} events/s   runs "

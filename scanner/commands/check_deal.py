@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..dealfile import DealFileError, read_deal_log
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
@@ -31,12 +32,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
     parser.add_argument("--session", help="session name for --db (default: a new session)")
     parser.add_argument("--board", type=int, help="board number to record with the deal")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.session is not None and args.db is None:
         raise UsageError("--session only applies with --db")
+    token = check_before_logging(args, args.db)
     try:
         deal = read_deal_log(args.file)
     except DealFileError as exc:
@@ -51,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
                                     board=args.board)
         except LogError as exc:
             raise UsageError(str(exc)) from None
+        ship_after_logging(args, args.db, token)
     out = result.to_dict()
     out["evidence_lines"] = [deal.lines[i] for i in result.verdict.evidence
                              if 0 <= i < len(deal.lines)]

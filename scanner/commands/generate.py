@@ -18,6 +18,7 @@ from ..bridge.formats import UnknownFormat, format_for, write_boards
 from ..bridge.formats.reading import SetInfo
 from ..bridge.repeats import record, repeat_flag
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
 
@@ -35,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
     parser.add_argument("--session", help="session name for --db (default: a new session)")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -54,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
                          "the hands to whoever opens it")
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists; pass --force to overwrite it")
+    token = check_before_logging(args, args.db)
     boards = dealset.generate(numbers, args.seed)
     try:
         write_boards(out, boards, SetInfo(sealed=args.sealed))
@@ -67,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         result["seed_sha256"] = dealset.seed_commitment(args.seed)
     if args.db is not None:
         result["session"], result["repeats"] = _check_history(args, boards)
+        ship_after_logging(args, args.db, token)
     print_json(result)
     print(f"wrote {len(boards)} board(s) to {out}", file=sys.stderr)
     for flag in result.get("repeats", []):

@@ -35,6 +35,7 @@ from ..bridge.verify import (
     withheld,
 )
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
 
@@ -62,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "the hands)")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
     parser.add_argument("--session", help="session name for --db (default: a new session)")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -70,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--session only applies with --db")
     if (args.observed is None) == (args.shoe is None):
         raise UsageError("give the observed hands: --observed FILE, or --shoe URL --camera SRC")
+    token = check_before_logging(args, args.db)
     try:
         numbers = parse_board_numbers(args.boards) if args.boards else None
         record_set = load_set(args.set)
@@ -81,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if observed is None:
         from ..bridge.verify_from_shoe import run_from_shoe
 
-        return run_from_shoe(args, record_set, numbers)
+        code = run_from_shoe(args, record_set, numbers)
+        ship_after_logging(args, args.db, token)
+        return code
     try:
         results = verify_set(record_set.boards, ObservedFile(observed.by_number()), numbers)
     except KeyError as exc:
@@ -92,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [result.to_dict() for result in results]
     if args.db is not None:
         _history(args, record_set.by_number(), results, rows)
+        ship_after_logging(args, args.db, token)
     extra = sorted(set(observed.by_number()) - set(record_set.by_number()))
     print_json({"set": args.set, "observed": args.observed, "cards_withheld": sealed,
                 "boards": rows,
