@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import CardError, Suit, parse_seat
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_club_arguments, join_club
 
 if TYPE_CHECKING:
     from ..cards import Seat
@@ -53,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="take up the last hand in --db where it stopped (a stop put "
                              "right, a camera back), with the same game and dealer")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -67,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from ..shoe.deal_plan import LiveDeal
     from ..vision.sources import SourceError, open_source
 
+    check_club_arguments(args)
     if args.station is None and args.table is None:
         raise UsageError("give --station (the reading shoe's camera), --table, or both")
     if args.table is not None and (args.zones is None) == (not args.markers):
@@ -100,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
         log = EventLog(db, session=session)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
+    try:
+        club = join_club(args, db)
+    except UsageError:
+        log.close()
+        raise
     hand = HandStarted(args.game, dealer, plan.packet, session=log.session)
     deal = HandDeal(log, hand, table_camera=table is not None,
                     reading_shoe=station is not None, trump=trump)
@@ -112,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{exc}{kept}") from None
     finally:
         log.close()
+        club.close()
     json.dump(result, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     if result["stopped"]:
