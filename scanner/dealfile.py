@@ -1,4 +1,5 @@
-"""Read a deal log (JSON Lines, DESIGN.md) into a ``hand-started`` event and the events after it.
+"""Read a deal log (JSON Lines, in the format below) into a ``hand-started`` event and the
+events after it.
 
 The first line is the header ``{"game": "pinochle"|"bridge", "dealer": "N", "packet": 3}``.
 Each later line is a card, ``{"card": "AS"|null, "to": "E", "exposed": false}``, a marker,

@@ -1,7 +1,7 @@
 """A duplicate board: its number, dealer, vulnerability and the four hands in its pockets.
 
 Dealer and vulnerability follow from the board number by the standard tables below
-(the facts in reference/bridge-boards.md). A file may say otherwise for a board; the
+(Laws of Duplicate Bridge 2017, Law 2). A file may say otherwise for a board; the
 readers keep what the file says and the writers of formats that cannot say it fall
 back on the table.
 """

@@ -25,9 +25,10 @@ from ..tracker import check_deal
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check-deal", help="rule on a dealt hand from a JSONL deal log",
-        description="Rule on one dealt hand from a JSONL deal log (DESIGN.md) and print the "
-                    "verdict as JSON: status, rule, reason, evidence (event indexes, 0 = the "
-                    "line after the header), remedy, hands. Exit 2 on unusable input.")
+        description="Rule on one dealt hand from a JSONL deal log (a header line, then a "
+                    "card a line) and print the verdict as JSON: status, rule, reason, "
+                    "evidence (event indexes, 0 = the line after the header), remedy, hands. "
+                    "Exit 2 on unusable input.")
     parser.add_argument("file", type=Path, metavar="FILE.jsonl", help="the deal log")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
     parser.add_argument("--session", help="session name for --db (default: a new session)")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "deal-convert"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "deal-convert"
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scanner.bridge.cli_io import parse_board_numbers
 from scanner.bridge.formats import FORMATS, load
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "deal-convert"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "deal-convert"
 
 
 def read_any(data: bytes, ext: str) -> None:

@@ -1,4 +1,4 @@
-"""Card notation (DESIGN.md): canonical rank+suit, forgiving input, errors naming the token."""
+"""Card notation: canonical rank+suit, forgiving input, errors naming the token."""
 
 import pytest
 from hypothesis import given
