@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..cards import BRIDGE_52, Card, Rank, Suit
 from ..events import Bid, Pass, TrumpNamed
-from ..tracker import (
+from ..rules import (
     NEXT_EITHER_WAY,
     SAME,
     DealRules,

@@ -29,8 +29,7 @@ from ..shoe.virtual_camera import StationCamera
 from . import repeats
 from .board import Board
 from .predeal import CAMERA_ERRORS, RULE_COPIES, STOPPED, flag_text
-from .verify import MATCH, RULINGS, verify_set, withheld
-from .verify import BoardResult as VerifyResult
+from .verify import MATCH, RULINGS, BoardComparison, verify_set, withheld
 
 KEY_PREFIX = "readback:"
 
@@ -143,7 +142,7 @@ class ShoeReadback:
                                   f"card {done + 1}: {fault.message}") from None
 
 
-def result_event(result: VerifyResult, history: str = "") -> BoardResult:
+def result_event(result: BoardComparison, history: str = "") -> BoardResult:
     """The logged form of a board's verification: status, laws, evidence and remedy."""
     return BoardResult(result.board, result.status, "verify", 1, ", ".join(result.laws()),
                        "\n".join(d["text"] for d in result.differences),
@@ -153,7 +152,7 @@ def result_event(result: VerifyResult, history: str = "") -> BoardResult:
 def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
                         numbers: Iterable[int],
                         session: str | None = None, withhold_cards: bool = False,
-                        ) -> list[tuple[VerifyResult, dict | None]]:
+                        ) -> list[tuple[BoardComparison, dict | None]]:
     """Read boards ``numbers`` back through the shoe and verify each against the record.
 
     Each board's result is logged as it is known. With ``session``, each board is checked

@@ -28,7 +28,7 @@ from ..bridge.repeats import record, repeat_flag
 from ..bridge.verify import (
     MATCH,
     STATUSES,
-    BoardResult,
+    BoardComparison,
     ObservedFile,
     results_table,
     verify_set,
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardResult],
+def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardComparison],
              rows: list[dict]) -> None:
     session = args.session or new_session_name()
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..cards import PINOCHLE_48
 from ..events import TrumpNamed
-from ..tracker import SAME, DealRules, Fault, SortedPattern, rank_of, suit_of
+from ..rules import SAME, DealRules, Fault, SortedPattern, rank_of, suit_of
 from ..verdicts import CORRECTION_POLICY, NEEDS_REREAD, OK, REDEAL_SAME_DEALER
 
 THE_DEAL = "Setup & Deal: The deal"

@@ -22,7 +22,7 @@ from ..events import HandStarted
 from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.deal_plan import LiveDeal
-from ..shoe.dealing import DealResult, ShoeDeal, deal_deck
+from ..shoe.dealing import DealOutcome, ShoeDeal, deal_deck
 from ..shoe.driver import Shoe
 from ..shoe.rig import RigDemo, SimulatedRig
 from ..shoe.simulator import Simulator
@@ -124,7 +124,7 @@ class PinochleDemo(RigDemo):
         hand = HandStarted("pinochle", dealer, self.game.packet, self.table.session)
         plan = LiveDeal.for_game("pinochle", dealer, self.game.packet)
 
-        def deal(resume: bool) -> DealResult:
+        def deal(resume: bool) -> DealOutcome:
             if announced is None:
                 return deal_deck(shoe, camera, plan, log, hand=hand, resume=resume,
                                  deck_check_factory=lambda: DeckCheck(PINOCHLE_48))

@@ -46,7 +46,7 @@ class DeckCheckLike(Protocol):
 
 
 @dataclass
-class DealResult:
+class DealOutcome:
     """What ``deal-deck`` prints: the deal's status, the pockets as logged, and why it stopped."""
 
     status: str
@@ -172,7 +172,7 @@ class ShoeDeal:
 
     # -- the loop -----------------------------------------------------------------------------
 
-    def run(self) -> DealResult:
+    def run(self) -> DealOutcome:
         try:
             self._recover()
             deck_check = self.deck_check_factory()
@@ -188,7 +188,7 @@ class ShoeDeal:
             return self.stopped_by(fault)
         return self._result("complete", "", "", False)
 
-    def stopped_by(self, fault: ShoeFault) -> DealResult:
+    def stopped_by(self, fault: ShoeFault) -> DealOutcome:
         """A machine fault as the deal's stop; logged here unless the driver already did."""
         position = len(self.delivered) + 1
         if fault.kind == "uncertain-delivery":
@@ -320,11 +320,11 @@ class ShoeDeal:
     def _wrong_deck_rule(self) -> str:
         return WRONG_DECK_RULE.get(self.plan.deck.name, "call the director")
 
-    def _result(self, status: str, reason: str, prompt: str, resumable: bool) -> DealResult:
+    def _result(self, status: str, reason: str, prompt: str, resumable: bool) -> DealOutcome:
         pockets: dict[str, list[str]] = {p: [] for p in POCKET_NAMES}
         for card, seat in self.delivered:
             pockets[seat.value].append(str(card))
-        return DealResult(status, pockets, reason, prompt, len(self.delivered),
+        return DealOutcome(status, pockets, reason, prompt, len(self.delivered),
                           self.shoe.retransmits, resumable, self.shoe.machine.describe(),
                           self.deal_key)
 
@@ -353,7 +353,7 @@ def latest_shoe_deal(log: EventLog) -> tuple[int, HandStarted] | None:
 
 def deal_deck(shoe: Shoe, camera: StationCamera, plan: DealPlan, log: EventLog, *,
               hand: HandStarted, deck_check_factory: Callable[[], DeckCheckLike],
-              resume: bool = True) -> DealResult:
+              resume: bool = True) -> DealOutcome:
     """Deal one deck through a connected shoe; resume the log's unfinished deal if it is the
     same hand (game and dealer), otherwise start a new one.
 

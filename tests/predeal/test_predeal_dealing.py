@@ -28,7 +28,7 @@ from scanner.cards import SEATS, parse_card
 from scanner.history import DealHistory
 from scanner.log import EventLog
 from scanner.shoe.control import ControlChannel
-from scanner.shoe.dealing import DealResult
+from scanner.shoe.dealing import DealOutcome
 from scanner.shoe.fault_proxy import FaultProxy, FaultRates
 from scanner.shoe.simulator import Simulator
 
@@ -131,13 +131,13 @@ def test_the_blind_check_finds_cards_in_text_and_nothing_in_laws_or_sessions():
 
 def test_only_show_hands_prints_the_pockets():
     step = Step(generate([1], seed="x")[0], 1, 1, 1, 1)
-    outcome = CopyOutcome(step, "dealt", DealResult("complete", {"N": ["AS"], "E": ["TD"]}))
+    outcome = CopyOutcome(step, "dealt", DealOutcome("complete", {"N": ["AS"], "E": ["TD"]}))
     assert "pockets" not in outcome.to_dict(blind=True)
     assert outcome.to_dict(blind=False)["pockets"] == {"N": ["AS"], "E": ["TD"]}
 
 
 def test_a_blind_stop_names_the_position_but_not_the_card():
-    deal = DealResult("stopped", {}, "not-in-plan", "card 27 of 52: AS is not in the target "
+    deal = DealOutcome("stopped", {}, "not-in-plan", "card 27 of 52: AS is not in the target "
                       "deal: take it out of the read station", position=26)
     assert stop_prompt(deal, blind=True).startswith("card 27 of 52: ")
     assert "AS" not in stop_prompt(deal, blind=True)

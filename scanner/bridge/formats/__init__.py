@@ -16,7 +16,7 @@ from types import ModuleType
 
 from ..board import Board, deal_problems
 from . import csv_deals, dlm, dup, lin, pbn
-from .reading import Damage, FormatError, Located, Reading, SetInfo
+from .reading import Damage, FileReading, FormatError, Located, SetInfo
 
 __all__ = ["FORMATS", "Damage", "FormatError", "LoadedSet", "SetInfo", "UnknownFormat",
            "format_for", "load", "read_boards", "read_deals", "write_boards"]
@@ -37,7 +37,7 @@ def format_for(path: Path | str) -> ModuleType:
     return FORMATS[suffix]
 
 
-def open_reading(path: Path | str, *, strict: bool = True) -> Reading:
+def open_reading(path: Path | str, *, strict: bool = True) -> FileReading:
     """The file's set settings and its boards and damage, checked, in file order."""
     path = Path(path)
     module = format_for(path)
@@ -45,7 +45,7 @@ def open_reading(path: Path | str, *, strict: bool = True) -> Reading:
         reading = module.read(path)
     except OSError as exc:
         raise FormatError(str(path), [Damage("file", exc.strerror or str(exc))]) from None
-    return Reading(reading.info, _checked(reading.items, strict))
+    return FileReading(reading.info, _checked(reading.items, strict))
 
 
 def _checked(items: Iterable[Located | Damage], strict: bool) -> Iterator[Located | Damage]:

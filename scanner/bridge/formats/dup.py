@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Suit
 from ..board import HAND_SIZE, Board, Hand
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".dup", ".bri", ".dge")
 
@@ -70,7 +70,7 @@ class PartError(ValueError):
 
 # ---- reading ---------------------------------------------------------------------------
 
-def read(path: Path) -> Reading:
+def read(path: Path) -> FileReading:
     layout = LAYOUTS[path.suffix.lower()]
     data = path.read_bytes()
     count, rest = divmod(len(data), layout.size)
@@ -81,7 +81,7 @@ def read(path: Path) -> Reading:
     info = SetInfo(copies=trailer.copies if trailer else None,
                    random_hands=trailer.random_hands if trailer else True,
                    backwards=trailer.backwards if trailer else False)
-    return Reading(info, _records(data, layout, count, rest, trailer, damage))
+    return FileReading(info, _records(data, layout, count, rest, trailer, damage))
 
 
 def _first_trailer(data: bytes, layout: Layout) -> tuple[Trailer | None, list[Damage]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from ...cards import Seat
 from ..board import Board, Hand, Vulnerability, vulnerability_for
 from .pbn import DealSyntaxError, parse_pbn_hand
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".lin",)
 DEALER_DIGITS: dict[str, Seat] = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
@@ -29,8 +29,8 @@ CODE_OF: dict[Vulnerability, str] = {Vulnerability.NONE: "0", Vulnerability.NS: 
                                      Vulnerability.EW: "e", Vulnerability.ALL: "b"}
 
 
-def read(path: Path) -> Reading:
-    return Reading(SetInfo(), _boards(path))
+def read(path: Path) -> FileReading:
+    return FileReading(SetInfo(), _boards(path))
 
 
 def _boards(path: Path) -> Iterator[Located | Damage]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Seat, Suit, format_hand, parse_seat
 from ..board import Board, Hand, SourceTag, Vulnerability, dealer_for, vulnerability_for
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".pbn",)
 CORE_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
@@ -54,8 +54,8 @@ class _Tag:
     section: list[str] = field(default_factory=list)
 
 
-def read(path: Path) -> Reading:
-    return Reading(SetInfo(), _boards(_games(_lines(path))))
+def read(path: Path) -> FileReading:
+    return FileReading(SetInfo(), _boards(_games(_lines(path))))
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:

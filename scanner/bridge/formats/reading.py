@@ -52,7 +52,7 @@ class Located:
 
 
 @dataclass
-class Reading:
+class FileReading:
     info: SetInfo
     items: Iterator[Located | Damage]
 
