@@ -1,7 +1,8 @@
 """Just enough of firmware/PROTOCOL.md to talk to a shoe target from the firmware's own tests.
 
-Written from the specification, independently of scanner/shoe, so that the firmware is checked
-against PROTOCOL.md and not against the driver it is meant to agree with.
+Written from the specification, independently of scanner/shoe's code, so that the firmware is
+checked against PROTOCOL.md and not against the driver it is meant to agree with. The numbers
+come from the protocol's one table (scanner/shoe/protocol.json), read here as plain data.
 """
 
 from __future__ import annotations
@@ -21,10 +22,15 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 BUILD = FIRMWARE / "build"
 SYNC = 0x7E
 
-IDENTIFY, STATUS, FEED, ROUTE, CLEAR_COUNTS, RESUME = 0x01, 0x02, 0x10, 0x11, 0x12, 0x13
-IDENTITY, STATUS_REPLY, DONE, FAULT, EVENT = 0x81, 0x82, 0x90, 0x91, 0xA0
-STATES = {0: "idle", 1: "feeding", 2: "at_station", 3: "routing", 4: "fault"}
-EVENT_RESET, EVENT_DOOR_OPENED = 1, 2
+# The protocol's one table of numbers (read as data, not through the driver's module).
+SPEC = json.loads((FIRMWARE.parent / "scanner" / "shoe" / "protocol.json").read_text())
+_IDS = {(m["name"], m["kind"] == "answer"): int(m["id"], 16) for m in SPEC["messages"]}
+IDENTIFY, STATUS, FEED, ROUTE, CLEAR_COUNTS, RESUME = (
+    _IDS[name, False] for name in ("identify", "status", "feed", "route", "clear_counts", "resume"))
+IDENTITY, STATUS_REPLY, DONE, FAULT, EVENT = (
+    _IDS[name, True] for name in ("identity", "status", "done", "fault", "event"))
+STATES = {value: name for name, value in SPEC["states"].items()}
+EVENT_RESET, EVENT_DOOR_OPENED = SPEC["events"]["reset"], SPEC["events"]["door_opened"]
 
 
 def crc16_ccitt_false(data: bytes) -> int:
