@@ -14,11 +14,12 @@ from ..cards import Seat
 from ..cli import UsageError
 from ..log import EventLog, LogError, new_session_name
 from ..paths import default_db_path
+from ..shoe.station import StationStop
 from .cli_io import print_json
 from .console import NoGoAhead, Wanted, go_ahead
 from .formats import LoadedSet
 from .shoe_access import open_shoe_and_camera
-from .shoe_source import ReadbackStopped, ShoeReadback, verify_through_shoe
+from .shoe_source import ShoeReadback, verify_through_shoe
 from .verify import STATUSES, results_table
 
 
@@ -49,7 +50,7 @@ def run_from_shoe(args: argparse.Namespace, record_set: LoadedSet, numbers: list
         try:
             results = verify_through_shoe(readback, record_set.boards, wanted,
                                           session if args.db else None, sealed)
-        except ReadbackStopped as exc:
+        except StationStop as exc:
             stop = exc.prompt
         except NoGoAhead as exc:
             stop = str(exc)

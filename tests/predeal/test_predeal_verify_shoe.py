@@ -11,11 +11,12 @@ import pytest
 from predeal_support import LOAD_HAND, json_lines, shoe_args, tablescan
 
 from scanner.bridge.formats import read_boards
-from scanner.bridge.shoe_source import ReadbackStopped, ShoeReadback, verify_through_shoe
+from scanner.bridge.shoe_source import ShoeReadback, verify_through_shoe
 from scanner.cards import SEATS, Seat
 from scanner.events import BoardResult
 from scanner.log import EventLog
 from scanner.shoe.driver import Shoe
+from scanner.shoe.station import StationStop
 from scanner.shoe.virtual_camera import VirtualCamera
 
 
@@ -73,7 +74,7 @@ def test_an_unreadable_card_stops_the_reading_rather_than_guess(sim, control, se
         with EventLog(tmp_path / "club.sqlite") as log:
             readback = ShoeReadback(shoe, camera, log,
                                     lambda board, seat: control.command(f"deck {hand}"))
-            with pytest.raises(ReadbackStopped) as stop:
+            with pytest.raises(StationStop) as stop:
                 verify_through_shoe(readback, [record], [record.number])
             logged = [event for _, event in log.replay() if isinstance(event, BoardResult)]
     finally:
