@@ -4,14 +4,14 @@ The log is the only source of truth. An operator's action goes through ``act``: 
 checks it against its rules and only then is it appended. Facts from the table (cards read
 and delivered by the shoe's dealing loop, possibly in another thread or process) are appended
 to the same log by whoever saw them; the live table follows the log and folds in whatever
-its sitting gained. Readers wait on ``wait_for_change`` and read a ``snapshot``; a reader
-that was away catches up from the version (the log's sequence number).
+its sitting gained, each new event once. Readers wait on ``wait_for_change`` and read a
+``snapshot``; a reader that was away catches up from the version (the log's sequence number).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -32,9 +32,17 @@ class MalformedAction(ValueError):
 
 
 class Game(Protocol):
-    """What a game supplies to run live: a fold, a view of the state, and its commands."""
+    """What a game supplies to run live: its empty state, one event folded into a state, a view
+    of the state, and its commands.
 
-    def fold(self, events: Sequence[Event]) -> Any: ...
+    ``apply`` takes every event the sitting logs, in order, and never raises: an event the rules
+    refuse is recorded in the state it returns. The live table calls it once per new event, so
+    the cost of a card does not grow with the length of the evening.
+    """
+
+    def initial(self) -> Any: ...
+
+    def apply(self, state: Any, event: Event) -> Any: ...
 
     def snapshot(self, state: Any) -> dict[str, Any]: ...
 
@@ -72,9 +80,8 @@ class LiveTable:
         self._log = self._on_log_thread(open_log)
         self._game = game
         self._changed = threading.Condition()
-        self._events: list[Event] = []
         self._version = 0
-        self._state = game.fold(self._events)
+        self._state = game.initial()
         self._catch_up()
         self._closed = threading.Event()
         self._follower = threading.Thread(target=self._follow, args=(follow_interval,),
@@ -103,9 +110,9 @@ class LiveTable:
                 lambda: list(self._log.replay(from_seq=after, session=self._log.session)))
             if not fresh:
                 return
-            self._events.extend(event for _, event in fresh)
+            for _, event in fresh:
+                self._state = self._game.apply(self._state, event)
             self._version = fresh[-1][0]
-            self._state = self._game.fold(self._events)
             self._changed.notify_all()
 
     def _on_log_thread(self, work: Callable[[], T]) -> T:

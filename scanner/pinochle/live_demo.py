@@ -28,12 +28,8 @@ from ..shoe.rig import RigDemo, SimulatedRig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from ..vision.deckcheck import DeckCheck
-from .auction import Auction
-from .bidders import scripted_call
 from .live_game import DEMO_MODES, REDEAL_STATUSES, PinochleGame, hand_verdict
-from .meld import best_trump
-from .play import play_hand
-from .scoring import SIDES
+from .players import next_call, played_out, trump_choice
 
 
 @dataclass(frozen=True)
@@ -161,31 +157,20 @@ class PinochleDemo(RigDemo):
 
     def _auction(self) -> None:
         while self._wait(self.pace.call_s):
-            state = self.table.state
-            hand = state.hand
+            hand = self.table.state.hand
             if hand is None or hand.phase not in ("deal", "auction"):
                 return
-            auction = hand.auction or Auction(hand.dealer, minimum=state.options.minimum_bid,
-                                              stick=state.options.stick_the_dealer)
-            call = scripted_call(auction, hand.cards, state.options)
-            if call is None:
-                self.table.act("pass", {})
-            else:
-                self.table.act("bid", {"amount": call})
+            self.table.act(*next_call(self.table.state))
 
     def _declare_and_play(self) -> None:
-        state = self.table.state
-        hand = state.hand
+        hand = self.table.state.hand
         if hand is None or hand.declarer is None or hand.phase != "trump":
             return
-        trump = best_trump(hand.cards[hand.declarer], state.options).trump
-        self.table.act("trump", {"suit": trump.value})
+        self.table.act(*trump_choice(self.table.state))
         if not self._wait(self.pace.pause_s):
             return
-        taken, _ = play_hand(hand.cards, trump, hand.dealer.left, state.options.counters)
-        params: dict[str, int] = {side: taken[side].points for side in SIDES}
-        params.update({f"tricks_{side}": taken[side].tricks for side in SIDES})
-        self.table.act("counters", params)
+        counters, _ = played_out(self.table.state)
+        self.table.act(*counters)
 
 
 def _last_hand_start(log: EventLog) -> int:

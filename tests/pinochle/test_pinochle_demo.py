@@ -6,11 +6,13 @@ from itertools import pairwise
 from scanner.cards import Seat
 from scanner.cli import main
 from scanner.events import CardDelivered, HandStarted, Redeal
+from scanner.live import LiveTable
 from scanner.log import EventLog
 from scanner.pinochle.auction import Auction
 from scanner.pinochle.bidders import scripted_call
-from scanner.pinochle.session import TableSession
+from scanner.pinochle.live_game import PinochleGame
 from scanner.pinochle.simulation import DemoTable
+from scanner.pinochle.table import fold
 from scanner.verdicts import OK
 
 
@@ -41,11 +43,14 @@ class Record:
 
 
 def demo(tmp_path, hands, expose=False, seed=1):
-    log = EventLog(tmp_path / "demo.sqlite", session="demo")
+    path = tmp_path / "demo.sqlite"
     record = Record()
-    table = TableSession(log)
-    state = DemoTable(table, record, random.Random(seed)).play(hands, expose)
-    return log, record, state
+    table = LiveTable(lambda: EventLog(path, session="demo"), PinochleGame())
+    try:
+        state = DemoTable(table, record, random.Random(seed)).play(hands, expose)
+    finally:
+        table.close()
+    return EventLog(path, session="demo"), record, state
 
 
 def test_every_hand_is_scored_with_the_dealer_rotating_clockwise(tmp_path):
@@ -82,7 +87,8 @@ def test_the_demo_table_is_rebuilt_exactly_from_its_log(tmp_path):
     log, _, state = demo(tmp_path, 3, expose=True)
     log.close()
     with EventLog(tmp_path / "demo.sqlite", session="demo") as reopened:
-        assert TableSession(reopened).state.to_dict() == state.to_dict()
+        rebuilt = fold(event for _, event in reopened.replay(session="demo"))
+        assert rebuilt.to_dict() == state.to_dict()
 
 
 def test_a_scripted_bidder_never_bids_against_its_partner():
