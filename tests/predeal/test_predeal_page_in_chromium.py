@@ -38,10 +38,16 @@ def table(tmp_path) -> Iterator[LiveTable]:
 def url(table) -> Iterator[str]:
     from waitress import create_server
 
-    server = create_server(create_app(table, pin="1357"), host="127.0.0.1", port=0, threads=8)
+    app = create_app(table, pin="1357")
+    # A short keep-alive lets an event stream whose page has gone end at once at teardown.
+    app.config["TABLESCAN_SSE_HEARTBEAT"] = 0.2
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}/"
+    # Join the worker threads first: an event stream still running after close() writes its
+    # wake-up byte to the closed trigger's file descriptor, which the next test may own.
+    server.task_dispatcher.shutdown()
     server.close()
 
 
