@@ -16,10 +16,10 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
+from scanner.app.terminal_demo import DemoTable
 from scanner.events import Event, event_from_dict
 from scanner.live import LiveTable
 from scanner.pinochle.live_game import PinochleGame
-from scanner.pinochle.simulation import DemoTable
 from scanner.pinochle.table import TableState, apply, fold
 
 

@@ -18,18 +18,18 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bridge.dealset import generate
+from ..bridge.predeal import DEALT, Predeal, Step
+from ..bridge.set_audit import audit_event
+from ..bridge.shoe_source import ShoeReadback, verify_through_shoe
 from ..cards import BRIDGE_52, SEATS, Seat
 from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.dealing import deck_check_for
 from ..shoe.driver import Shoe
-from ..shoe.rig import RigDemo, SimulatedRig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
-from .dealset import generate
-from .predeal import DEALT, Predeal, Step
-from .set_audit import audit_event
-from .shoe_source import ShoeReadback, verify_through_shoe
+from .rig import RigDemo, SimulatedRig
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .formats import LoadedSet, UnknownFormat, load
-from .formats.reading import FormatError, whole_number
+from ..bridge.formats import LoadedSet, UnknownFormat, load
+from ..bridge.formats.reading import FormatError, whole_number
 
 
 class DamagedInput(Exception):

@@ -23,10 +23,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
+from ..bridge.predeal import Step
 from ..cards import BRIDGE_52, Seat
 from ..events import DeckLoaded, DeckWanted
 from ..log import EventLog
-from .predeal import Step
 
 BAR_WIDTH = 26
 

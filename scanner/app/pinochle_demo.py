@@ -21,15 +21,15 @@ from ..cards import PINOCHLE_48, Card, Seat
 from ..events import HandStarted
 from ..live import LiveTable
 from ..log import EventLog
+from ..pinochle.live_game import DEMO_MODES, REDEAL_STATUSES, PinochleGame, hand_verdict
 from ..shoe.deal_plan import LiveDeal
 from ..shoe.dealing import DealOutcome, ShoeDeal, deal_deck
 from ..shoe.driver import Shoe
-from ..shoe.rig import RigDemo, SimulatedRig
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import RESEATS, VirtualCamera
 from ..vision.deckcheck import DeckCheck
-from .live_game import DEMO_MODES, REDEAL_STATUSES, PinochleGame, hand_verdict
 from .players import next_call, played_out, trump_choice
+from .rig import RigDemo, SimulatedRig
 
 
 @dataclass(frozen=True)

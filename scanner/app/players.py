@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .auction import Auction
-from .bidders import scripted_call
-from .meld import best_trump
-from .play import Trick, play_hand
-from .scoring import SIDES
-from .table import HandState, TableState
+from ..pinochle.auction import Auction
+from ..pinochle.bidders import scripted_call
+from ..pinochle.meld import best_trump
+from ..pinochle.play import Trick, play_hand
+from ..pinochle.scoring import SIDES
+from ..pinochle.table import HandState, TableState
 
 Action = tuple[str, dict[str, Any]]
 

@@ -13,9 +13,9 @@ from typing import Self
 
 from ..live import LiveTable
 from ..log import EventLog
-from .driver import Shoe
-from .simulator import Simulator
-from .virtual_camera import VirtualCamera
+from ..shoe.driver import Shoe
+from ..shoe.simulator import Simulator
+from ..shoe.virtual_camera import VirtualCamera
 
 
 @dataclass(frozen=True)

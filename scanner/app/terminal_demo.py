@@ -3,9 +3,9 @@
 The deck is shuffled with the operating system's secure RNG; the cards are dealt in packets
 of three through the deal tracker, every event logged through the live table
 (``scanner.live.LiveTable``, the host the web page uses too); the scripted players
-(``scanner.pinochle.players``) bid and name trump, and the hand is played out trick by trick
+(``scanner.app.players``) bid and name trump, and the hand is played out trick by trick
 under the rules of play to give the counters. Only the players are simulated: every ruling
-comes from the real parts. This is the demo without a shoe; ``live_demo`` deals the same
+comes from the real parts. This is the demo without a shoe; ``pinochle_demo`` deals the same
 players' hands through the simulated shoe.
 
 Each step is reported to a ``Reporter`` so the command can print it and the tests can check it.
@@ -22,11 +22,11 @@ from typing import Protocol
 from ..cards import PINOCHLE_48, Card, Seat
 from ..events import CardDelivered, HandStarted, Marker
 from ..live import LiveTable
+from ..pinochle.play import Trick
+from ..pinochle.table import HandState, TableState
 from ..tracker import DealTracker
 from ..verdicts import OK, Verdict
-from .play import Trick
 from .players import auction_over, next_call, played_out, trump_choice
-from .table import HandState, TableState
 
 PACKET = 3
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..bridge.formats import LoadedSet
+from ..bridge.shoe_source import ShoeReadback, verify_through_shoe
+from ..bridge.verify import STATUSES, results_table
 from ..cards import Seat
 from ..cli import UsageError
 from ..log import EventLog, LogError, new_session_name
@@ -17,10 +20,7 @@ from ..paths import default_db_path
 from ..shoe.station import StationStop
 from .cli_io import print_json
 from .console import NoGoAhead, Wanted, go_ahead
-from .formats import LoadedSet
 from .shoe_access import open_shoe_and_camera
-from .shoe_source import ShoeReadback, verify_through_shoe
-from .verify import STATUSES, results_table
 
 
 def run_from_shoe(args: argparse.Namespace, record_set: LoadedSet, numbers: list[int] | None

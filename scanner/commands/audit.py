@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..app.cli_io import DamagedInput, load_set, report_damage
 from ..audit import (
     DEFAULT_FALSE_ALARM_RATE,
     AuditInputError,
@@ -20,7 +21,6 @@ from ..audit import (
     orders_from_log,
     read_prior,
 )
-from ..bridge.cli_io import DamagedInput, load_set, report_damage
 from ..bridge.formats import FORMATS, UnknownFormat
 from ..cli import UsageError
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..bridge.cli_io import DamagedInput, load_set, print_json, report_damage
+from ..app.cli_io import DamagedInput, load_set, print_json, report_damage
 from ..bridge.formats import FORMATS, UnknownFormat, format_for, write_boards
 from ..bridge.formats import dlm as dlm_format
 from ..bridge.formats.reading import SetInfo

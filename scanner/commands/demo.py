@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..app.terminal_demo import DemoTable
 from ..cards import SUIT_NAMES, Card, Seat, Suit
 from ..cli import UsageError
 from ..live import LiveTable
@@ -22,7 +23,6 @@ from ..paths import default_db_path
 from ..pinochle.live_game import PinochleGame
 from ..pinochle.play import PLAY_ORDER, Trick
 from ..pinochle.scoring import SIDES
-from ..pinochle.simulation import DemoTable
 from ..pinochle.table import HandState, TableState, fold
 from ..verdicts import OK, Verdict
 

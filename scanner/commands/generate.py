@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..app.cli_io import parse_board_numbers, print_json
 from ..bridge import dealset
-from ..bridge.cli_io import parse_board_numbers, print_json
 from ..bridge.formats import UnknownFormat, format_for, write_boards
 from ..bridge.formats.reading import SetInfo
 from ..bridge.repeats import record, repeat_flag

@@ -22,7 +22,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..bridge.cli_io import DamagedInput, load_set, parse_board_numbers, report_damage
+from ..app.cli_io import DamagedInput, load_set, parse_board_numbers, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -68,9 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bridge.console import NoGoAhead, PredealConsole, go_ahead
+    from ..app.console import NoGoAhead, PredealConsole, go_ahead
+    from ..app.shoe_access import open_shoe_and_camera
     from ..bridge.predeal import Predeal, run_session_for, steps_for
-    from ..bridge.shoe_access import open_shoe_and_camera
     from ..cards import BRIDGE_52
     from ..log import EventLog, LogError
     from ..paths import default_db_path

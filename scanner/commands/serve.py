@@ -85,10 +85,10 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
 
     from webui import create_app
 
-    from ..bridge.live_demo import BridgeDemo
+    from ..app.bridge_demo import BridgeDemo
+    from ..app.pinochle_demo import PinochleDemo
     from ..handdeal.demo import CAMERAS, HandDemo
     from ..handdeal.thumbnails import Thumbnails
-    from ..pinochle.live_demo import PinochleDemo
 
     thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
     app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)

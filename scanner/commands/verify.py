@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..bridge.cli_io import (
+from ..app.cli_io import (
     DamagedInput,
     load_set,
     parse_board_numbers,
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     except DamagedInput as exc:
         return report_damage(exc)
     if observed is None:
-        from ..bridge.verify_from_shoe import run_from_shoe
+        from ..app.verify_from_shoe import run_from_shoe
 
         code = run_from_shoe(args, record_set, numbers)
         ship_after_logging(args, args.db, token)

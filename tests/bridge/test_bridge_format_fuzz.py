@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scanner.bridge.cli_io import parse_board_numbers
+from scanner.app.cli_io import parse_board_numbers
 from scanner.bridge.formats import FORMATS, load
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "deal-convert"

@@ -3,9 +3,9 @@ card reader land on the live table, rule by rule, until the score sheet grows.""
 
 from __future__ import annotations
 
+from scanner.app.pinochle_demo import DemoPace, PinochleDemo
 from scanner.live import LiveTable
 from scanner.log import EventLog
-from scanner.pinochle.live_demo import DemoPace, PinochleDemo
 from scanner.pinochle.live_game import PinochleGame
 
 FAST = DemoPace(card_motion_s=0.0, call_s=0.0, pause_s=0.01, expose_every=2)

@@ -3,6 +3,7 @@
 import random
 from itertools import pairwise
 
+from scanner.app.terminal_demo import DemoTable
 from scanner.cards import Seat
 from scanner.cli import main
 from scanner.events import CardDelivered, HandStarted, Redeal
@@ -11,7 +12,6 @@ from scanner.log import EventLog
 from scanner.pinochle.auction import Auction
 from scanner.pinochle.bidders import scripted_call
 from scanner.pinochle.live_game import PinochleGame
-from scanner.pinochle.simulation import DemoTable
 from scanner.pinochle.table import fold
 from scanner.verdicts import OK
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from scanner.bridge.console import (
+from scanner.app.console import (
     FromPage,
     GoAtOnce,
     HookCommand,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from scanner.bridge.live_demo import BridgeDemo, BridgeDemoPace
+from scanner.app.bridge_demo import BridgeDemo, BridgeDemoPace
 from scanner.bridge.live_set import BridgeSetGame
 from scanner.live import LiveTable
 from scanner.log import EventLog
