@@ -3,6 +3,8 @@ card reader land on the live table, rule by rule, until the score sheet grows.""
 
 from __future__ import annotations
 
+import time
+
 from scanner.app.pinochle_demo import DemoPace, PinochleDemo
 from scanner.live import LiveTable
 from scanner.log import EventLog
@@ -12,12 +14,12 @@ FAST = DemoPace(card_motion_s=0.0, call_s=0.0, pause_s=0.01, expose_every=2)
 
 
 def wait_until(table: LiveTable, done, timeout: float = 120.0) -> dict:
+    # A deadline in seconds: each change wakes the loop, and the table changes with every card.
+    deadline = time.monotonic() + timeout
     version, snapshot = table.snapshot()
-    waited = 0.0
-    while not done(snapshot) and waited < timeout:
+    while not done(snapshot) and time.monotonic() < deadline:
         version = table.wait_for_change(version, timeout=1.0)
         version, snapshot = table.snapshot()
-        waited += 1.0
     return snapshot
 
 
