@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from firmware_wire import FIRMWARE, SPEC
+from scanner.app.firmware_wire import FIRMWARE, SPEC
 
 GENERATOR = FIRMWARE / "tools" / "protocol_h.py"
 HEADER = FIRMWARE / "core" / "protocol.h"

@@ -10,9 +10,9 @@ import re
 import threading
 
 import pytest
-from browser_support import running_server
 from waitress import create_server
 
+from scanner.app.browser import running_server
 from scanner.cards import Seat, parse_card
 from scanner.events import CardDelivered, CardRead, HandStarted
 from scanner.handdeal.deal import DealStopped, HandDeal

@@ -1,4 +1,4 @@
-"""A real `tablescan serve` process and Debian's Chromium, for the end-to-end page tests."""
+"""Running the real parts from tests and benches: `tablescan serve` and Debian's Chromium."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Just enough of firmware/PROTOCOL.md to talk to a shoe target from the firmware's own tests.
+"""Just enough of firmware/PROTOCOL.md to talk to a shoe target: the firmware tests and benches.
 
 Written from the specification, independently of scanner/shoe's code, so that the firmware is
 checked against PROTOCOL.md and not against the driver it is meant to agree with. The numbers
