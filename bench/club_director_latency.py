@@ -34,7 +34,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from scanner.cards import Seat  # noqa: E402
 from scanner.club.admin import init_store, issue_token  # noqa: E402
-from scanner.club.shipper import Shipper  # noqa: E402
+from scanner.club.shipper import POLL_INTERVAL_S, Shipper  # noqa: E402
 from scanner.events import Bid, HandStarted  # noqa: E402
 from scanner.log import EventLog  # noqa: E402
 
@@ -77,7 +77,7 @@ def one_run(cluster: Cluster, run: int, tables: int, samples: int, pace: float,
         background = [subprocess.Popen(
             [sys.executable, str(SIM_TABLE), "--db", str(folder / f"{db}-{name}.sqlite"),
              "--club", cluster.table_url(db), "--token", token, "--deals", "1000",
-             "--pace", str(pace), "--seed", str(i)],
+             "--pace", str(pace), "--seed", str(i), "--poll", str(POLL_INTERVAL_S)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for i, (name, token) in enumerate(tokens.items())]
         wait_until(lambda: tables_shipping(url) == len(tokens), 300, interval=0.5)

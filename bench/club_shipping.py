@@ -6,7 +6,7 @@ cut, the heaviest load a club sees). Every table's shipper starts at once; the c
 when the store holds every event. Printed as medians of ``--runs`` runs, with in the same
 run the baseline of one table alone, so the ratio shows how 20 tables share the server.
 
-    python bench/club_shipping.py [--tables 20] [--events 2000] [--runs 3]
+    python bench/club_shipping.py [--tables 20] [--events 10000] [--runs 3]
 """
 
 from __future__ import annotations
@@ -83,7 +83,9 @@ def one_run(cluster: Cluster, run: int, tables: int, events: int, folder: Path) 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--events", type=int, default=2000, help="events in each table's log")
+    parser.add_argument("--events", type=int, default=10000,
+                        help="events in each table's log (default 10,000: a busy table back "
+                             "after a long cut)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     cluster = Cluster().init()

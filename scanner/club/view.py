@@ -46,7 +46,7 @@ from .schema import StoreError
 from .shipper import NOTIFY_CHANNEL
 
 POLL_INTERVAL_S = 0.1
-COALESCE_S = 0.03
+COALESCE_S = 0.05
 BATCH = 5000
 KEPT = 5  # director calls and faults shown per table
 RECENT_SESSIONS = 3  # sessions whose boards the page lists

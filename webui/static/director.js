@@ -131,9 +131,14 @@ async function act(path, body) {
   }
 }
 
+// At most ten renders a second: a busy club changes faster than anyone reads, and each
+// render of thirty tables costs the browser (and a shared machine) more than it shows.
+const MIN_RENDER_GAP_MS = 100;
+
 async function follow() {
   let version = null;
   for (;;) {
+    const started = performance.now();
     try {
       const epoch = loginEpoch;
       const res = await fetch(version === null ? "/state" : `/state?since=${version}`);
@@ -142,6 +147,8 @@ async function follow() {
       if (epoch === loginEpoch) director = data.director;
       lastState = data.state;
       render(data.state, director);
+      const gap = MIN_RENDER_GAP_MS - (performance.now() - started);
+      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
     } catch (err) {
       document.getElementById("link").textContent = "page server unreachable; retrying";
       await new Promise((r) => setTimeout(r, 1000));
