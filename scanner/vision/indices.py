@@ -24,6 +24,8 @@ import numpy as np
 from ..cards import Card, Rank, Suit
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
 from .glyphs import meanings
+from .index import ink
+from .levels import percentiles
 
 # Where a flattened card's index lies in its canonical corner window (x, y in canonical
 # pixels, measured on real standard decks): the rank's centre and the suit pip's below it.
@@ -61,16 +63,19 @@ class IndexHit:
 def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
     """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``."""
-    darkest = image.min(axis=2)
+    darkest = cv2.bitwise_not(ink(image))
     size = max(3, round(max(image.shape[:2]) * 0.012)) | 1
-    paper = cv2.dilate(darkest, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
+    paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
     # Card stock is white: bright in its darkest channel, near the photo's brightest, where
     # wood, cork or felt is dark in at least one channel.
-    white = 0.75 * float(np.percentile(darkest[::4, ::4], 99))
-    ink = (paper.astype(np.int16) - darkest > INK_DROP) & (paper > white)
+    (top,) = percentiles(darkest[::4, ::4], (99,))
+    _, stock = cv2.threshold(paper, 0.75 * top, 1, cv2.THRESH_BINARY)
+    _, inked = cv2.threshold(cv2.subtract(paper, darkest), INK_DROP, 1, cv2.THRESH_BINARY)
+    inked = cv2.bitwise_and(inked, stock)
     if skip is not None:
-        ink &= skip == 0
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
+        inked = cv2.bitwise_and(inked, cv2.bitwise_not(skip) & 1)
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(inked, 8)
     side = max(image.shape[:2])
     h = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     keep = ((h >= BLOB_HEIGHT[0] * side) & (h <= BLOB_HEIGHT[1] * side)
