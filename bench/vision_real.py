@@ -67,13 +67,15 @@ class Tally:
     abstained: int = 0
     courts_as_backs: int = 0
     backs: int = 0
-    backs_as_faces: int = 0
+    backs_as_faces: int = 0  # a card named for a back
+    backs_face_up: int = 0  # a back said to be a face that cannot be read: an abstention
     mistakes: list[str] = field(default_factory=list)
 
     def add(self, name: str, truth: Card | None, is_back: bool, reading: Reading) -> None:
         if is_back:
             self.backs += 1
-            self.backs_as_faces += reading.card is not None or reading.face == "up"
+            self.backs_as_faces += reading.card is not None
+            self.backs_face_up += reading.card is None and reading.face == "up"
             return
         if truth is None:  # a joker: any card named is wrong
             if reading.card is not None:
@@ -93,8 +95,8 @@ class Tally:
 
     def line(self, label: str) -> str:
         n = max(self.right + self.wrong + self.abstained, 1)
-        backs = (f", backs read as faces {self.backs_as_faces} of {self.backs}"
-                 if self.backs else "")
+        backs = (f", backs named as a card {self.backs_as_faces} of {self.backs}"
+                 f" (face up unread {self.backs_face_up})" if self.backs else "")
         return (f"{label:<34} {self.right + self.wrong + self.abstained:>5} cards: "
                 f"right {100 * self.right / n:6.2f}% ({self.right}), wrong {self.wrong}, "
                 f"abstained {self.abstained}, courts as backs {self.courts_as_backs}{backs}")
