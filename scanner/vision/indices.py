@@ -39,7 +39,7 @@ MIN_BLOB_AREA = 12  # pixels
 PAIR_DISTANCE = (0.7, 1.9)
 SIZE_RATIO = (0.35, 1.6)
 INK_DROP = 60  # grey levels the darkest channel drops below the paper around it
-FAN_SCORE = 0.97  # the net's rank × suit probability for a corner alone to name a card
+FAN_SCORE = 0.9  # the net's rank × suit probability for a corner alone to name a card
 
 
 @dataclass(frozen=True)
