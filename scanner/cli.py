@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, commands
+from .output_file import OutputError
 
 DESCRIPTION = ("A companion for a real card table: reads every card as it is dealt, checks the "
                "deal against the table's redeal rules, and shows auction, meld and verdicts. "
@@ -25,7 +26,8 @@ EXIT_BAD_INPUT = 2
 
 
 class UsageError(Exception):
-    """Unusable input; the message names the file, line or field. The CLI exits 2."""
+    """Unusable input; the message names the file, line or field. The CLI exits 2, as it
+    does for an OutputError (a file that must not or cannot be written)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or EXIT_OK)
-    except UsageError as exc:
+    except (UsageError, OutputError) as exc:
         print(f"tablescan {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

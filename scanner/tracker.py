@@ -99,6 +99,10 @@ class DealTracker:
         self._slot = rules.slots
         self._allowed = [n for _, n in rules.deck.counts]
         self._copies = [0] * len(self._allowed)
+        # Where each copy of each card went, by slot, and which "extra-copy" detail speaks for
+        # a slot: a surplus card then costs the same at the 100th card as at the 53rd.
+        self._positions: list[list[int]] = [[] for _ in self._allowed]
+        self._surplus_detail: dict[tuple[int, bool], int] = {}
         self._foreign = 0
         self._seat_info = {seat: (self.hands[seat], seat.left) for seat in SEATS}
         self._dealt: list[tuple[int, Card | None]] = []
@@ -213,8 +217,9 @@ class DealTracker:
             else:
                 copies = self._copies[slot] + 1
                 self._copies[slot] = copies
+                self._positions[slot].append(index)
                 if copies > self._allowed[slot]:
-                    self._on_surplus(card, self._allowed[slot])
+                    self._on_surplus(card, slot, index)
         if len(hand) > self._hand_size:
             self._flag("count", [index],
                        f"{seat} received card {len(hand)} of a {self._hand_size}-card hand")
@@ -243,10 +248,20 @@ class DealTracker:
             self._unread += 1
             self._flag("unread", [index], f"the card to {event.to} at event {index} was not read")
 
-    def _on_surplus(self, card: Card, allowed: int) -> None:
-        where = [i for i, c in self._dealt if c == card]
-        self._flag("extra-copy", where,
-                   f"{card} dealt {len(where)} times; the deck holds {allowed}")
+    def _on_surplus(self, card: Card, slot: int, index: int) -> None:
+        where = self._positions[slot]
+        detail = f"{card} dealt {len(where)} times; the deck holds {self._allowed[slot]}"
+        key = ("extra-copy", self._after)
+        line = self._surplus_detail.get((slot, self._after))
+        if line is None:
+            # The first surplus names every copy so far; later ones add only themselves and
+            # update the card's one detail, so the finding grows by one entry per card dealt.
+            self._flag("extra-copy", list(where), detail)
+            self._surplus_detail[(slot, self._after)] = len(self._findings[key].details) - 1
+        else:
+            finding = self._findings[key]
+            finding.evidence.append(index)
+            finding.details[line] = detail
 
     def _start_packet(self, seat: Seat, left: Seat, index: int) -> None:
         previous = self._run_seat

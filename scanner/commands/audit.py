@@ -89,8 +89,6 @@ def _audit_set(path: str, args: argparse.Namespace) -> AuditReport:
         raise UsageError(f"--prior {args.prior}: a set of boards has no dealing order; the "
                          "prior applies to deal logs only")
     loaded = load_set(path)
-    if not loaded.boards:
-        raise UsageError(f"{path}: no boards to audit")
     boards = [board.complete_hands() for board in loaded.boards]
     numbers = [board.number for board in loaded.boards]
     return audit_boards(boards, numbers, args.false_alarm_rate, hide_hands=loaded.info.sealed)

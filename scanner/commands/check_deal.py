@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from .. import arguments
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..dealfile import DealFileError, read_deal_log
@@ -31,8 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "Exit 2 on unusable input.")
     parser.add_argument("file", type=Path, metavar="FILE.jsonl", help="the deal log")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", help="session name for --db (default: a new session)")
-    parser.add_argument("--board", type=int, help="board number to record with the deal")
+    parser.add_argument("--session", type=arguments.text,
+                        help="session name for --db (default: a new session)")
+    parser.add_argument("--board", type=arguments.bounded(1, arguments.MAX_BOARD_NUMBER),
+                        help="board number to record with the deal")
     add_club_arguments(parser)
     parser.set_defaults(func=run)
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .. import arguments
 from ..app.terminal_demo import DemoTable
 from ..cards import SUIT_NAMES, Card, Seat, Suit
 from ..cli import UsageError
@@ -26,6 +27,8 @@ from ..pinochle.scoring import SIDES
 from ..pinochle.table import HandState, TableState, fold
 from ..verdicts import OK, Verdict
 
+# A long evening's play; more is a typo, not a sitting.
+MAX_HANDS = 1000
 _RANK_TEXT = {rank: ("10" if rank.value == "T" else rank.value) for rank in PLAY_ORDER}
 
 
@@ -36,8 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "deal tracker, and let scripted players bid, name trump and play; meld, "
                     "counters, rulings and the score sheet come from the real rules. Every "
                     "event is logged to SQLite.")
-    parser.add_argument("--hands", type=int, default=1, help="hands to play (default 1); the "
-                                                             "deal passes clockwise")
+    parser.add_argument("--hands", type=arguments.bounded(1, MAX_HANDS), default=1,
+                        help=f"hands to play, 1 to {MAX_HANDS} (default 1); the deal passes "
+                             "clockwise")
     parser.add_argument("--expose", action="store_true",
                         help="a card is dealt face up in the first deal: see the redeal ruling")
     parser.add_argument("--db", type=Path,
@@ -47,8 +51,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.hands < 1:
-        raise UsageError(f"--hands must be at least 1, not {args.hands}")
     db = args.db or default_db_path()
     session = new_session_name()
     try:

@@ -22,7 +22,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..app.cli_io import DamagedInput, load_set, parse_board_numbers, report_damage
+from .. import arguments
+from ..app.cli_io import DamagedInput, load_set, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -34,8 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "predeal", help="pre-deal a set of boards through the dealing shoe (Law 6E, 6F)",
         description=__doc__.split("\n\n", 1)[1])
     parser.add_argument("set", metavar="SET", help="the set file (.pbn .dlm .dup …)")
-    parser.add_argument("--boards", help="board numbers, e.g. 1-32 or 1-16,20 (default: all)")
-    parser.add_argument("--copies", type=int, default=1, help="copies of each board (default 1)")
+    parser.add_argument("--boards", type=arguments.board_numbers,
+                        help="board numbers, e.g. 1-32 or 1-16,20 (default: all)")
+    parser.add_argument("--copies", type=arguments.bounded(1, arguments.MAX_COPIES), default=1,
+                        help=f"copies of each board, 1 to {arguments.MAX_COPIES} (default 1)")
     parser.add_argument("--shoe", required=True,
                         help="pyserial URL or device: /dev/ttyUSB0, COM3, socket://HOST:PORT …")
     parser.add_argument("--camera", required=True,
@@ -129,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
 def _boards(args: argparse.Namespace) -> list:
     try:
         loaded = load_set(args.set)
-        numbers = parse_board_numbers(args.boards) if args.boards else None
+        numbers = args.boards
     except (ValueError, UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:
@@ -139,8 +142,6 @@ def _boards(args: argparse.Namespace) -> list:
         raise UsageError(f"--show-hands: {args.set} is Sealed; its hands are for blind "
                          "pre-dealing only")
     by_number = loaded.by_number()
-    if not by_number:
-        raise UsageError(f"{args.set}: no boards in the set; nothing to deal")
     if numbers is None:
         return [by_number[n] for n in sorted(by_number)]
     missing = [n for n in numbers if n not in by_number]

@@ -13,6 +13,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from .. import arguments
 from ..cards import CardError, Seat, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -32,11 +33,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Serve the live table page. Spectators read; the operator enters the PIN.")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on; 0.0.0.0 lets phones at the table connect")
-    parser.add_argument("--port", type=int, default=5000, help="port (0 picks a free one)")
+    parser.add_argument("--port", type=arguments.port, default=5000,
+                        help="port, 1 to 65535 (0 picks a free one)")
     parser.add_argument("--db", type=Path, help="event log (default: the user's data folder)")
-    parser.add_argument("--session", help="sitting to resume (default: the latest, or a new one)")
+    parser.add_argument("--session", type=arguments.text,
+                        help="sitting to resume (default: the latest, or a new one); with "
+                             "--new-session, the name of the new sitting")
     parser.add_argument("--new-session", action="store_true", help="start a new sitting")
-    parser.add_argument("--pin", help="operator PIN (default: a random one, printed on stderr)")
+    parser.add_argument("--pin", type=arguments.pin,
+                        help="operator PIN, 4 to 12 digits (default: a random one, printed on "
+                             "stderr)")
     parser.add_argument("--game", choices=GAMES, default="pinochle",
                         help="pinochle: the home table (default); bridge: a set of boards "
                              "pre-dealt and verified at the shoe")
@@ -62,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
     # A demo's simulated shoe starts empty, so a demo never resumes an old sitting mid-deal.
     session = _session_to_use(db, args.session, args.new_session or bool(args.demo))
     pin = args.pin or f"{secrets.randbelow(10**6):06d}"
-    if not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise UsageError(f"--pin must be 4 to 12 digits, not {pin!r}")
     if args.dealing == "hand":
         game = _hand_deal_game(args)
     elif args.game == "bridge":
@@ -92,7 +96,11 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
 
     thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
     app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)
-    server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=SERVER_THREADS)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
     url = f"http://{args.host}:{server.effective_port}/"
     print(f"tablescan: serving {url} (log {db}, sitting {table.session})", file=sys.stderr)
     print(f"tablescan: operator PIN {pin}", file=sys.stderr)
@@ -136,12 +144,21 @@ def _names(pairs: list[str]) -> dict[Seat, str]:
 
 
 def _session_to_use(db: Path, named: str | None, new: bool) -> str | None:
-    """Resume the named sitting, or the latest one, so a restart carries on where it stopped."""
-    if named or new or not db.exists():
+    """Resume the named sitting, or the latest one, so a restart carries on where it stopped.
+
+    A named sitting must be in the log: a typo would otherwise open a new, empty one.
+    """
+    if new or not db.exists():
         return named
     try:
         with EventLog(db) as log:
             sessions = log.sessions()
     except LogError as exc:
         raise UsageError(str(exc)) from None
-    return sessions[-1] if sessions else None
+    if named is None:
+        return sessions[-1] if sessions else None
+    if named not in sessions:
+        recent = ", ".join(sessions[-3:]) or "none yet"
+        raise UsageError(f"--session {named}: no such sitting in {db} (latest: {recent}); "
+                         "pass --new-session to start one by that name")
+    return named

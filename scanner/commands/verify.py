@@ -16,10 +16,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from .. import arguments
 from ..app.cli_io import (
     DamagedInput,
     load_set,
-    parse_board_numbers,
     print_json,
     report_damage,
 )
@@ -56,13 +56,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--next-hand-cmd", metavar="CMD",
                         help="with --shoe: shell command that loads the next hand; gets "
                              "TABLESCAN_BOARD and TABLESCAN_SEAT; non-zero exit stops")
-    parser.add_argument("--boards", help="board numbers to verify (default: every board of SET)")
+    parser.add_argument("--boards", type=arguments.board_numbers,
+                        help="board numbers to verify (default: every board of SET)")
     parser.add_argument("--reveal", action="store_true",
                         help="name the cards in the differences of a Sealed set (by default "
                              "only seats and counts are shown, as the operator must not see "
                              "the hands)")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", help="session name for --db (default: a new session)")
+    parser.add_argument("--session", type=arguments.text,
+                        help="session name for --db (default: a new session)")
     add_club_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give the observed hands: --observed FILE, or --shoe URL --camera SRC")
     token = check_before_logging(args, args.db)
     try:
-        numbers = parse_board_numbers(args.boards) if args.boards else None
+        numbers = args.boards
         record_set = load_set(args.set)
         observed = load_set(args.observed, strict=False) if args.observed else None
     except (ValueError, UnknownFormat, FileNotFoundError) as exc:

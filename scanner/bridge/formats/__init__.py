@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from ...output_file import written_atomically
 from ..board import Board, deal_problems
 from . import csv_deals, dlm, dup, lin, pbn
 from .reading import Damage, FileReading, FormatError, Located, SetInfo
@@ -110,8 +111,15 @@ def load(path: Path | str, *, strict: bool = True) -> LoadedSet:
     return loaded
 
 
-def write_boards(path: Path | str, boards: Iterable[Board], info: SetInfo | None = None) -> None:
-    """Write boards in the format the extension names. Raises ValueError when the format
-    cannot hold them (a gap in a DLM range, an unknown hand in DUP)."""
+def write_boards(path: Path | str, boards: Iterable[Board], info: SetInfo | None = None, *,
+                 overwrite: bool = True, inputs: Iterable[Path | str] = ()) -> None:
+    """Write boards in the format the extension names, atomically (scanner.output_file).
+
+    Raises ValueError when the format cannot hold them (a gap in a DLM range, an unknown
+    hand in DUP), and OutputError when the file may not be written; either way the file
+    is left as it was. Commands pass ``overwrite=--force`` and their inputs.
+    """
     path = Path(path)
-    format_for(path).write(path, boards, info or SetInfo())
+    module = format_for(path)
+    with written_atomically(path, overwrite=overwrite, inputs=inputs) as temp:
+        module.write(temp, boards, info or SetInfo())

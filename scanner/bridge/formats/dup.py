@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Suit
 from ..board import HAND_SIZE, Board, Hand
-from .reading import Damage, FileReading, Located, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, number_ranges, whole_number
 
 EXTENSIONS = (".dup", ".bri", ".dge")
 
@@ -110,6 +110,9 @@ def _records(data: bytes, layout: Layout, count: int, rest: int, trailer: Traile
              damage: list[Damage]) -> Iterator[Located | Damage]:
     yield from damage
     if layout.trailer and trailer is None:
+        if count == 0 and rest:
+            yield Damage("byte 0", f"file cut off: {rest} of the {layout.size} bytes of its "
+                                   "first board")
         return
     low = trailer.low if trailer else 1
     for i in range(count):
@@ -213,7 +216,8 @@ def write(path: Path, boards: Iterable[Board], info: SetInfo, *,
     if numbers != list(range(expected_low, expected_low + len(ordered))) or high > 999:
         where = f"from {low}" if layout.trailer else "from 1"
         raise ValueError(f"a {path.suffix} file numbers its boards by position, so it needs "
-                         f"boards {where} with no gaps; this set has {numbers}")
+                         f"boards {where} with no gaps, up to 999; this set has boards "
+                         f"{number_ranges(numbers)}")
     trailer = Trailer(info.random_hands, info.backwards, low, info.copies or 0, high)
     out = bytearray()
     for i, board in enumerate(ordered):

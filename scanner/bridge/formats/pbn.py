@@ -108,7 +108,12 @@ def _games(lines: Iterable[tuple[int, str]]) -> Iterator[list[_Tag] | Damage]:
                 names.add(piece.name)
             elif game:
                 game[-1].section.append(piece)
-    if game:
+    if game and not any(tag.name in ("Board", "Deal") for tag in game):
+        # A last game never closed by a blank line, with tags but neither Board nor Deal:
+        # the file stops where a board was being written.
+        yield Damage(f"line {game[-1].line}", "file cut off: it ends inside a game, before "
+                                              "its Board and Deal")
+    elif game:
         yield game
 
 
