@@ -62,7 +62,14 @@ def _register_unavailable(subparsers: argparse._SubParsersAction, name: str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # argparse has printed why a value was refused; the caller gets the exit code, as
+        # for any other unusable input. --help and --version still end the program.
+        if exc.code == EXIT_BAD_INPUT:
+            return EXIT_BAD_INPUT
+        raise
     try:
         return int(args.func(args) or EXIT_OK)
     except (UsageError, OutputError) as exc:
