@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
+from scanner.log import LogError
+
 
 class BadRequest(Exception):
     """A malformed request: the reason names the field. Answered 400; nothing changes."""
@@ -25,6 +27,12 @@ def register_error_handlers(app: Flask) -> None:
         if exc.rule:
             body["rule"] = exc.rule
         return jsonify(body), exc.status
+
+    @app.errorhandler(LogError)
+    def _log_unwritable(exc: LogError):
+        # The log refused the action (disk full, damaged): nothing was logged, and saying
+        # why beats a bare 500. 503: the same action may succeed once the cause is gone.
+        return jsonify({"error": str(exc)}), 503
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
