@@ -70,6 +70,12 @@ class Board:
     vulnerability: Vulnerability
     hands: tuple[Hand | None, Hand | None, Hand | None, Hand | None]
     tags: tuple[SourceTag, ...] = field(default=(), compare=False)
+    # Which event, section or round the board belongs to, where a file holds several that
+    # reuse board numbers ('' when it says nothing): boards are told apart by it and number.
+    group: str = field(default="", compare=False)
+    # The tags of every later game in the file that repeats this deal under this number (a
+    # results file lists a board once per table): one board, each table's result kept.
+    played: tuple[tuple[SourceTag, ...], ...] = field(default=(), compare=False)
 
     @classmethod
     def standard(cls, number: int, hands: tuple[Hand | None, ...]) -> Board:

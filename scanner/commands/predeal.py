@@ -141,7 +141,10 @@ def _boards(args: argparse.Namespace) -> list:
     if loaded.info.sealed and args.show_hands:
         raise UsageError(f"--show-hands: {args.set} is Sealed; its hands are for blind "
                          "pre-dealing only")
-    by_number = loaded.by_number()
+    try:
+        by_number = loaded.by_number()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if numbers is None:
         return [by_number[n] for n in sorted(by_number)]
     missing = [n for n in numbers if n not in by_number]

@@ -79,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
         numbers = args.boards
         record_set = load_set(args.set)
         observed = load_set(args.observed, strict=False) if args.observed else None
+        # A board number must name one deal in each file (several events may reuse it).
+        record_set.by_number()
+        if observed is not None:
+            observed.by_number()
     except (ValueError, UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:

@@ -18,6 +18,8 @@ from ..board import Board
 from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".dlm",)
+# A slot is a board number, and its dealer and vulnerability are that number's.
+NUMBER_GIVES_DEALER_AND_VULNERABILITY = True
 SLOTS = 99
 LETTERS = 26
 STATUS_SHOW = {"Show": True, "Sealed": False}

@@ -21,6 +21,8 @@ from ..board import HAND_SIZE, Board, Hand
 from .reading import Damage, FileReading, Located, SetInfo, number_ranges, whole_number
 
 EXTENSIONS = (".dup", ".bri", ".dge")
+# A board is a position in the file; its dealer and vulnerability are its number's.
+NUMBER_GIVES_DEALER_AND_VULNERABILITY = True
 
 BRI_SIZE = 78
 DGE_SIZE = 68
@@ -73,6 +75,8 @@ class PartError(ValueError):
 def read(path: Path) -> FileReading:
     layout = LAYOUTS[path.suffix.lower()]
     data = path.read_bytes()
+    if layout.bri and not layout.dge and _one_board_per_line(data):
+        return FileReading(SetInfo(), _bri_lines(data))
     count, rest = divmod(len(data), layout.size)
     trailer: Trailer | None = None
     damage: list[Damage] = []
@@ -82,6 +86,31 @@ def read(path: Path) -> FileReading:
                    random_hands=trailer.random_hands if trailer else True,
                    backwards=trailer.backwards if trailer else False)
     return FileReading(info, _records(data, layout, count, rest, trailer, damage))
+
+
+def _one_board_per_line(data: bytes) -> bool:
+    """A BRI file some tools write as text: each board's 78 digits, then a line end (LF or
+    CRLF) instead of the padding to 128 bytes. Read by fixed size it would misnumber every
+    board after the first."""
+    return data[BRI_SIZE:BRI_SIZE + 1] in (b"\n", b"\r")
+
+
+def _bri_lines(data: bytes) -> Iterator[Located | Damage]:
+    lines = data.splitlines()
+    while lines and not lines[-1].strip(b" \0"):
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        where = f"line {number}"
+        digits = line.rstrip(b" \0")
+        try:
+            if len(digits) != BRI_SIZE:
+                raise PartError(f"{len(digits)} characters, not the {BRI_SIZE} digits of a "
+                                "board")
+            hands = _bri_hands(digits)
+        except PartError as exc:
+            yield Damage(where, str(exc), number)
+            continue
+        yield Located(Board.standard(number, hands), where)
 
 
 def _first_trailer(data: bytes, layout: Layout) -> tuple[Trailer | None, list[Damage]]:

@@ -49,6 +49,8 @@ class Located:
 
     board: Board
     where: str
+    # Where the same deal under the same number was first read, when this is a repeat.
+    repeat_of: str | None = None
 
 
 @dataclass
