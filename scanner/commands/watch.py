@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import arguments
 from ..cards import CardError, Suit, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -44,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="find the seat zones from ArUco markers 0-3 laid at N, E, S, W")
     parser.add_argument("--game", required=True, choices=GAMES)
     parser.add_argument("--dealer", required=True, help="the dealer's seat: N, E, S or W")
-    parser.add_argument("--packet", type=int, default=None,
+    parser.add_argument("--packet", type=arguments.bounded(1, 52), default=None,
                         help="cards per packet (default: pinochle 3, bridge 1)")
     parser.add_argument("--db", type=Path, default=None, help="event log (SQLite)")
     parser.add_argument("--meld", action="store_true",
