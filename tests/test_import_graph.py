@@ -111,7 +111,8 @@ def reaching_up(package: str) -> list[str]:
 DOMAIN = ["scanner.audit", "scanner.bridge", "scanner.pinochle", "scanner.shoe",
           "scanner.vision", "scanner.cards", "scanner.events", "scanner.log",
           "scanner.tracker", "scanner.rules", "scanner.history", "scanner.live",
-          "scanner.dealfile", "scanner.verdicts", "scanner.paths", "scanner.handdeal"]
+          "scanner.dealfile", "scanner.verdicts", "scanner.paths", "scanner.handdeal",
+          "scanner.output_file"]
 
 
 @pytest.mark.parametrize("package", DOMAIN)

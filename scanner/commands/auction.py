@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .. import arguments
+from ..app import arguments
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
 from ..pinochle.auction import REFUSALS, RULE, Auction, AuctionError

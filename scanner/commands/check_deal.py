@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..dealfile import DealFileError, read_deal_log

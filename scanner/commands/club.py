@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..cli import UsageError
 from ..output_file import check_output, write_bytes_atomically
 

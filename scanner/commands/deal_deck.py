@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club

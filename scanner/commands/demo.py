@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..app.terminal_demo import DemoTable
 from ..cards import SUIT_NAMES, Card, Seat, Suit
 from ..cli import UsageError

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..app.cli_io import print_json
 from ..bridge import dealset
 from ..bridge.formats import UnknownFormat, format_for, write_boards

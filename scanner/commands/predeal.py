@@ -22,7 +22,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from .. import arguments
+from ..app import arguments
 from ..app.cli_io import DamagedInput, load_set, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError

@@ -7,7 +7,7 @@ import math
 import sys
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..app.cli_io import DamagedInput, load_set, print_json, report_damage
 from ..bridge.formats import UnknownFormat
 from ..bridge.records import BOARDS_PER_SHEET, render

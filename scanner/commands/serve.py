@@ -13,7 +13,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..cards import CardError, Seat, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club

@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..cli import UsageError
 from ..shoe import targets
 from ..shoe.control import SIM_PREFIX

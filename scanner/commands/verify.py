@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .. import arguments
+from ..app import arguments
 from ..app.cli_io import (
     DamagedInput,
     load_set,

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import arguments
+from ..app import arguments
 from ..cards import CardError, Suit, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club

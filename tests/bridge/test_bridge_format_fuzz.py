@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scanner.arguments import board_numbers
+from scanner.app.arguments import board_numbers
 from scanner.bridge.formats import FORMATS, load
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "deal-convert"
