@@ -21,9 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "firmware"))
-from firmware_wire import BUILD, DONE, FEED, ROUTE, ShoeTarget  # noqa: E402
+from scanner.app.firmware_wire import BUILD, DONE, FEED, FIRMWARE, ROUTE, ShoeTarget
 
 MCU_HZ = 16_000_000
 RANKS, SUITS = "AKQJT98765432", "SHDC"
@@ -69,7 +67,7 @@ def main() -> int:
     parser.add_argument("--speed", type=float, default=1.0,
                         help="simulated time per wall-clock second (default 1: real time)")
     args = parser.parse_args()
-    subprocess.run(["make", "-C", str(REPO / "firmware"), "all", "sim", "native"], check=True,
+    subprocess.run(["make", "-C", str(FIRMWARE), "all", "sim", "native"], check=True,
                    capture_output=True)
     with tempfile.TemporaryDirectory() as tmp:
         deck = Path(tmp) / "deck.txt"

@@ -17,9 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "firmware"))
-from firmware_wire import BUILD, DONE, FEED, ROUTE, NoisyLink, ShoeTarget  # noqa: E402
+from scanner.app.firmware_wire import BUILD, DONE, FEED, FIRMWARE, ROUTE, NoisyLink, ShoeTarget
 
 RANKS, SUITS, POCKETS = "AKQJT98765432", "SHDC", "NESW"
 
@@ -49,7 +47,7 @@ def main() -> int:
     parser.add_argument("--corruption", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    subprocess.run(["make", "-C", str(REPO / "firmware"), "sim"], check=True,
+    subprocess.run(["make", "-C", str(FIRMWARE), "sim"], check=True,
                    capture_output=True)
     with tempfile.TemporaryDirectory() as tmp:
         deck = Path(tmp) / "deck.txt"

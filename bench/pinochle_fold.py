@@ -14,11 +14,12 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+from scanner.app.terminal_demo import DemoTable
 from scanner.events import Event, event_from_dict
-from scanner.pinochle.session import TableSession
-from scanner.pinochle.simulation import DemoTable
+from scanner.live import LiveTable
+from scanner.pinochle.live_game import PinochleGame
 from scanner.pinochle.table import TableState, apply, fold
 
 
@@ -29,8 +30,8 @@ class _Quiet:
         return lambda *args, **kwargs: None
 
 
-class _MemoryLog:
-    """Just enough of an event log to run the demo table in memory."""
+class MemoryLog:
+    """Just enough of an event log to run the live table in memory."""
 
     session = "bench"
 
@@ -41,8 +42,29 @@ class _MemoryLog:
         self.events.append(event)
         return len(self.events)
 
-    def replay(self, from_seq: int = 0, session: str | None = None):
-        return iter(())
+    def replay(self, from_seq: int = 0, session: str | None = None,
+               ) -> Iterator[tuple[int, Event]]:
+        start = max(from_seq, 1)
+        return iter(list(enumerate(self.events[start - 1:], start=start)))
+
+    def close(self) -> None:
+        pass
+
+
+def sitting(hands: int, seed: int = 7) -> list[list[Event]]:
+    """An evening of ``hands`` simulated hands (deal, auction, trump, counters), hand by hand."""
+    log = MemoryLog()
+    table = LiveTable(lambda: log, PinochleGame())
+    try:
+        demo = DemoTable(table, _Quiet(), random.Random(seed))
+        by_hand = []
+        for _ in range(hands):
+            before = len(log.events)
+            demo.play_hand()
+            by_hand.append(log.events[before:])
+    finally:
+        table.close()
+    return by_hand
 
 
 def median_seconds(work: Callable[[], object], repeats: int) -> float:
@@ -60,9 +82,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
 
-    log = _MemoryLog()
-    DemoTable(TableSession(log), _Quiet(), random.Random(7)).play(args.hands)  # type: ignore[arg-type]
-    events = log.events
+    events = [event for hand in sitting(args.hands) for event in hand]
     bodies = [json.dumps(e.to_dict()) for e in events]
     state = fold(events)
     assert not state.refused and len(state.sheet) == args.hands

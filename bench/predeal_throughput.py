@@ -4,7 +4,7 @@ Run: ``python3 bench/predeal_throughput.py [--boards N]``. Prints medians:
 
 * seconds per board pre-dealt through the simulated shoe (no motor time) with the virtual
   camera (the real renderer and reader at the read station) — compare with the commercial
-  machines in reference/bridge-boards.md: Duplimate about 5–7 s per board, 10–12 s a cycle;
+  machines' published figures: Duplimate about 5–7 s per board, 10–12 s a cycle;
 * the same loop with a baseline camera that asks the simulator which card it holds: the cost
   of the dealing loop, the serial protocol and the durable log alone, and the ratio;
 * milliseconds for the bridge view to refold a 32-board, 2-copy set's log (every change on

@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "webui"))
+from playwright.sync_api import sync_playwright
 
-from browser_support import CHROMIUM_ARGS, chromium_path, running_server  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from scanner.cards import Seat  # noqa: E402
-from scanner.events import CardRead, HandStarted  # noqa: E402
-from scanner.log import EventLog  # noqa: E402
+from scanner.app.browser import CHROMIUM_ARGS, chromium_path, running_server
+from scanner.cards import Seat
+from scanner.events import CardRead, HandStarted
+from scanner.log import EventLog
 
 SESSION = "latency-bench"
 WATCH = """() => {

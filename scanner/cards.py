@@ -119,11 +119,16 @@ def _suit_from_text(text: str) -> Suit | None:
         return None
 
 
-@cache
 def parse_card(token: str) -> Card:
     """Parse ``AS``, ``10h``, ``T♥`` or ``as``; raise CardError naming the token otherwise."""
     if not isinstance(token, str):
+        # Checked before the cache, which cannot even look up a list or an object.
         raise CardError(f"card token {token!r} is not text")
+    return _parse_card_text(token)
+
+
+@cache
+def _parse_card_text(token: str) -> Card:
     text = token.strip().upper()
     if len(text) < 2:
         raise CardError(f"bad card token {token!r}: expected rank then suit, e.g. 'AS' or '10H'")

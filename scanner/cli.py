@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, commands
+from .output_file import OutputError
 
 DESCRIPTION = ("A companion for a real card table: reads every card as it is dealt, checks the "
                "deal against the table's redeal rules, and shows auction, meld and verdicts. "
@@ -25,7 +26,8 @@ EXIT_BAD_INPUT = 2
 
 
 class UsageError(Exception):
-    """Unusable input; the message names the file, line or field. The CLI exits 2."""
+    """Unusable input; the message names the file, line or field. The CLI exits 2, as it
+    does for an OutputError (a file that must not or cannot be written)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,10 +62,17 @@ def _register_unavailable(subparsers: argparse._SubParsersAction, name: str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # argparse has printed why a value was refused; the caller gets the exit code, as
+        # for any other unusable input. --help and --version still end the program.
+        if exc.code == EXIT_BAD_INPUT:
+            return EXIT_BAD_INPUT
+        raise
     try:
         return int(args.func(args) or EXIT_OK)
-    except UsageError as exc:
+    except (UsageError, OutputError) as exc:
         print(f"tablescan {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

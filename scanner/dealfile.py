@@ -1,4 +1,5 @@
-"""Read a deal log (JSON Lines, DESIGN.md) into a ``hand-started`` event and the events after it.
+"""Read a deal log (JSON Lines, in the format below) into a ``hand-started`` event and the
+events after it.
 
 The first line is the header ``{"game": "pinochle"|"bridge", "dealer": "N", "packet": 3}``.
 Each later line is a card, ``{"card": "AS"|null, "to": "E", "exposed": false}``, a marker,
@@ -10,10 +11,11 @@ Blank lines are skipped. Every error names the line and the field.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .cards import CardError, parse_card, parse_seat
 from .events import MARKERS, CardDelivered, Event, EventError, HandStarted, Marker, event_from_dict
@@ -21,6 +23,9 @@ from .tracker import rules_for_game
 
 # Objects that turn up in a pack but are no card of any deck. A deal log names them as cards.
 FOREIGN_OBJECTS = {"joker": "joker", "jk": "joker", "🃏": "joker"}
+
+# A card line is some 40 characters; a line far longer is not a deal log.
+MAX_LINE_CHARS = 1 << 16
 
 _HEADER_FIELDS = {"game", "dealer", "packet"}
 _CARD_FIELDS = {"card", "to", "exposed"}
@@ -40,18 +45,36 @@ class DealLog:
 
 
 def read_deal_log(path: str | Path) -> DealLog:
-    """Read a deal-log file; DealFileError names the file, line and field of any problem."""
+    """Read a deal-log file; DealFileError names the file, line and field of any problem.
+
+    Lines are read one at a time and none may be longer than MAX_LINE_CHARS, so a device
+    such as /dev/zero or a file with no line ends is refused instead of read without end.
+    """
     path = Path(path)
+    if path.is_dir():
+        raise DealFileError(f"{path}: is a folder, not a deal log")
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline=None) as stream:
+            return parse_deal_log(_bounded_lines(stream))
     except FileNotFoundError:
         raise DealFileError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DealFileError(f"{path}: cannot read: {exc}") from None
-    try:
-        return parse_deal_log(text.splitlines())
     except DealFileError as exc:
         raise DealFileError(f"{path}: {exc}") from None
+
+
+def _bounded_lines(stream: TextIO) -> Iterator[str]:
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise DealFileError(f"line {number}: longer than {MAX_LINE_CHARS} characters; a "
+                                "deal log holds one short JSON object per line")
+        yield line.rstrip("\n")
 
 
 def parse_deal_log(lines: Iterable[str]) -> DealLog:
@@ -78,6 +101,9 @@ def _json_object(line: str, number: int) -> dict[str, Any]:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise DealFileError(f"line {number}: not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise DealFileError(f"line {number}: JSON nested too deeply; a deal log line is one "
+                            "flat object") from None
     if not isinstance(obj, dict):
         raise DealFileError(f"line {number}: expected a JSON object, not {type(obj).__name__}")
     return obj
@@ -137,7 +163,7 @@ def _event(obj: dict[str, Any], number: int) -> Event:
         return CardDelivered(None, seat, exposed)
     if not isinstance(token, str):
         raise DealFileError(f"line {number}: field 'card' must be a card such as \"AS\" "
-                            f"or null, not {token!r}")
+                            f"or null, not {_short(token)}")
     foreign = FOREIGN_OBJECTS.get(token.strip().lower())
     if foreign is not None:
         return CardDelivered(None, seat, exposed, foreign=foreign)
@@ -148,10 +174,22 @@ def _event(obj: dict[str, Any], number: int) -> Event:
 
 
 def _seat(token: Any, number: int, name: str) -> Any:
+    if not isinstance(token, str):
+        raise DealFileError(f"line {number}: field {name!r} must be a seat N, E, S or W, "
+                            f"not {_short(token)}")
     try:
-        return parse_seat(token)
+        return _seat_of(token)
     except CardError as exc:
         raise DealFileError(f"line {number}: field {name!r}: {exc}") from None
+
+
+# A deal log names the same four seats over and over: parse each spelling once.
+_seat_of = lru_cache(maxsize=64)(parse_seat)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _refuse_unknown(obj: dict[str, Any], known: set[str], number: int) -> None:

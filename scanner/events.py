@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar, Literal, get_type_hints
+from typing import Any, ClassVar, get_type_hints
 
 from .cards import Card, CardError, Seat, Suit, parse_card, parse_seat
 
@@ -19,7 +19,6 @@ class EventError(ValueError):
     """An event object that is malformed; the message names the field."""
 
 
-Face = Literal["up", "down", "none"]
 MARKERS = ("auction-started", "bidding-ended")
 FACES = ("up", "down", "none")
 SIDES = ("NS", "EW")

@@ -4,8 +4,8 @@ The log is the only source of truth. An operator's action goes through ``act``: 
 checks it against its rules and only then is it appended. Facts from the table (cards read
 and delivered by the shoe's dealing loop, possibly in another thread or process) are appended
 to the same log by whoever saw them; the live table follows the log and folds in whatever
-its sitting gained. Readers wait on ``wait_for_change`` and read a ``snapshot``; a reader
-that was away catches up from the version (the log's sequence number).
+its sitting gained, each new event once. Readers wait on ``wait_for_change`` and read a
+``snapshot``; a reader that was away catches up from the version (the log's sequence number).
 """
 
 from __future__ import annotations
@@ -34,9 +34,17 @@ class MalformedAction(ValueError):
 
 
 class Game(Protocol):
-    """What a game supplies to run live: a fold, a view of the state, and its commands."""
+    """What a game supplies to run live: its empty state, one event folded into a state, a view
+    of the state, and its commands.
 
-    def fold(self, events: Sequence[Event]) -> Any: ...
+    ``apply`` takes every event the sitting logs, in order, and never raises: an event the rules
+    refuse is recorded in the state it returns. The live table calls it once per new event, so
+    the cost of a card does not grow with the length of the evening.
+    """
+
+    def initial(self) -> Any: ...
+
+    def apply(self, state: Any, event: Event) -> Any: ...
 
     def snapshot(self, state: Any) -> dict[str, Any]: ...
 
@@ -89,9 +97,8 @@ class LiveTable:
         self._known_sittings = set(self._on_log_thread(self._log.sessions))
         self._game = game
         self._changed = threading.Condition()
-        self._events: list[Event] = []
         self._version = 0
-        self._state = game.fold(self._events)
+        self._state = game.initial()
         self._catch_up()
         self._closed = threading.Event()
         self._follower = threading.Thread(target=self._follow, args=(follow_interval,),
@@ -122,9 +129,9 @@ class LiveTable:
                 lambda: list(self._log.replay(from_seq=after, session=self._log.session)))
             if not fresh:
                 return
-            self._events.extend(event for _, event in fresh)
+            for _, event in fresh:
+                self._state = self._game.apply(self._state, event)
             self._version = fresh[-1][0]
-            self._state = self._game.fold(self._events)
             self._changed.notify_all()
 
     def _follow_new_sitting(self, open_sitting: Callable[[str], EventSink]) -> None:
@@ -135,9 +142,9 @@ class LiveTable:
             return
         old, self._log = self._log, self._on_log_thread(lambda: open_sitting(new[-1]))
         self._on_log_thread(old.close)
-        # Refolded from the new sitting's first event by the catch-up that follows.
-        self._events, self._version = [], 0
-        self._state = self._game.fold(self._events)
+        # Folded from the new sitting's first event by the catch-up that follows.
+        self._version = 0
+        self._state = self._game.initial()
 
     def _on_log_thread(self, work: Callable[[], T]) -> T:
         return self._io.submit(work).result()

@@ -9,16 +9,23 @@ an OS crash may lose the commits since the last checkpoint (bench/core_log.py an
 bench/shoe_overhead.py measure both). An optional idempotency ``key`` makes a retransmitted event
 a no-op that returns the sequence number it was first logged under, so nothing is logged twice.
 
-The file carries its schema version (``PRAGMA user_version``) and an application id. A file
-from a newer tablescan, or one that is not a tablescan log, is refused after a read-only look
-and is never modified. An event that fails validation raises before anything is written.
+The file carries its schema version (``PRAGMA user_version``) and an application id. Before
+anything writes, a read-only look (``inspect_log_file``) runs ``PRAGMA quick_check`` and reads
+those two: a corrupt file, a file from a newer tablescan, one that is not a tablescan log, and
+a log that cannot be written (read-only file, folder or disk) are refused with a LogError
+saying which, and are never modified; not even a ``-wal`` or ``-shm`` file appears beside them.
+A full disk while appending is ``LogFullError``: nothing of that append is kept, everything
+logged before is, and the next append succeeds once there is space again. An event that fails
+validation raises before anything is written.
 
 A connection belongs to the thread that opened the log; other threads open their own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
@@ -65,6 +72,9 @@ _SCHEMA = (
 )
 
 
+_TABLES = {"sessions", "events", "deals"}
+
+
 class LogError(Exception):
     """The log cannot be used as asked; the message says which file and why."""
 
@@ -82,6 +92,22 @@ class LogConflict(LogError):
         self.gained = gained
 
 
+class LogCorruptError(LogError):
+    """The file is damaged; it is left untouched and the message says how to recover."""
+
+
+class LogReadOnlyError(LogError):
+    """The log, its folder or its disk cannot be written."""
+
+
+class LogFullError(LogError):
+    """The disk is full: the append was not logged; what was logged before is kept."""
+
+
+RECOVERY = ("leave it as it is, and copy what can still be read into a new log: "
+            "sqlite3 OLD .recover | sqlite3 NEW (then pass --db NEW)")
+
+
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -92,30 +118,82 @@ def new_session_name() -> str:
 
 
 def inspect_log_file(path: Path) -> int:
-    """Read-only look at an existing file: its schema version, or LogError if it is not ours.
+    """Read-only look at an existing file: its schema version, or a LogError saying why it
+    cannot be used (not SQLite, not ours, corrupt, newer, incomplete).
 
-    Opened with ``mode=ro`` and no journal change, so a refused file is not touched.
+    Without a ``-wal`` file beside it the file is opened ``immutable``: SQLite then creates
+    no ``-shm`` file and takes no lock, so a refused file gains nothing beside it.
     """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not _wal_of(path).exists():
+        uri += "&immutable=1"
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(uri, uri=True)
     except sqlite3.Error as exc:
         raise LogError(f"{path}: cannot open: {exc}") from None
     try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
     except sqlite3.DatabaseError as exc:
+        if _code(exc) == "SQLITE_CORRUPT":
+            raise LogCorruptError(f"{path}: the log is damaged ({exc}); {RECOVERY}") from None
         raise LogError(f"{path}: not a tablescan event log ({exc})") from None
     finally:
         conn.close()
     if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
         raise LogError(f"{path}: not a tablescan event log (a SQLite file of another kind)")
+    if problems != ["ok"]:
+        found = " ".join("; ".join(problems).split())
+        raise LogCorruptError(f"{path}: the log is damaged ({found[:200]}); {RECOVERY}")
     if version > SCHEMA_VERSION:
         raise LogVersionError(
             f"{path}: written by a newer tablescan (schema version {version}; this one reads "
             f"up to {SCHEMA_VERSION}); refusing to open it, and leaving it untouched")
+    missing = sorted(_TABLES - tables)
+    if version == SCHEMA_VERSION and missing:
+        raise LogCorruptError(f"{path}: a tablescan log without its table(s) "
+                              f"{', '.join(missing)}; {RECOVERY}")
     return version
+
+
+def check_writable(path: Path) -> None:
+    """LogReadOnlyError unless the log and its folder (where SQLite keeps ``-wal`` and
+    ``-shm``) can be written."""
+    folder = path.parent
+    for target in ([path] if path.exists() else []) + [folder]:
+        try:
+            writable = os.access(target, os.W_OK)
+        except OSError:
+            writable = False
+        if not writable:
+            what = "the log" if target == path else f"its folder {folder}"
+            raise LogReadOnlyError(f"{path}: read-only: {what} cannot be written (a read-only "
+                                   "file, folder or disk); tablescan writes every event it "
+                                   "shows, so give a log it can write with --db")
+
+
+def _wal_of(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
+
+
+def _code(exc: sqlite3.Error) -> str:
+    return getattr(exc, "sqlite_errorname", "") or ""
+
+
+def log_error(path: Path, exc: sqlite3.Error) -> LogError:
+    """The LogError that says in words what a SQLite error means for the log at ``path``."""
+    code = _code(exc)
+    if code.startswith("SQLITE_FULL") or "disk is full" in str(exc):
+        return LogFullError(f"{path}: disk full: this event was not logged (everything logged "
+                            "before is kept); free some space and try again")
+    if code.startswith("SQLITE_READONLY"):
+        return LogReadOnlyError(f"{path}: read-only: the log cannot be written ({exc})")
+    if code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return LogCorruptError(f"{path}: the log is damaged ({exc}); {RECOVERY}")
+    return LogError(f"{path}: {exc}")
 
 
 class EventLog:
@@ -133,8 +211,14 @@ class EventLog:
             raise LogError(f"durability must be one of {', '.join(DURABILITY)}, "
                            f"not {durability!r}")
         self.durability = durability
+        if self.path.is_dir():
+            raise LogError(f"{self.path}: is a folder; give the name of the log file")
+        if not self.path.parent.is_dir():
+            raise LogError(f"{self.path}: cannot open: the folder {self.path.parent} does "
+                           "not exist")
         if self.path.exists() and self.path.stat().st_size > 0:
             inspect_log_file(self.path)
+        check_writable(self.path)
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
@@ -146,7 +230,7 @@ class EventLog:
             self._create_schema()
         except sqlite3.Error as exc:
             self._conn.close()
-            raise LogError(f"{self.path}: cannot open: {exc}") from None
+            raise log_error(self.path, exc) from None
         except LogError:
             self._conn.close()
             raise
@@ -167,8 +251,11 @@ class EventLog:
             self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def transaction(self) -> _Transaction:
-        """``with log.transaction():`` one write transaction (BEGIN IMMEDIATE … COMMIT)."""
-        return _Transaction(self._conn)
+        """``with log.transaction():`` one write transaction (BEGIN IMMEDIATE … COMMIT).
+
+        A SQLite error inside it is rolled back and raised as a LogError saying what it
+        means (disk full, read-only, damaged)."""
+        return _Transaction(self._conn, self.path)
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -252,7 +339,18 @@ class EventLog:
             sql += " AND session = ?"
             params += (session,)
         for seq, body in self._conn.execute(sql + " ORDER BY seq", params):
-            yield seq, event_from_dict(json.loads(body))
+            yield seq, self._decoded(seq, body)
+
+    def _decoded(self, seq: int, body: str) -> Event:
+        """The event stored under ``seq``; a row that does not decode is named, not raised
+        from deep inside the fold."""
+        try:
+            return event_from_dict(json.loads(body))
+        except (ValueError, RecursionError, EventError) as exc:
+            raise LogCorruptError(
+                f"{self.path}: event {seq} cannot be read ({exc}); the events before it are "
+                "fine. Start a new sitting (--new-session) to go on with this log, or "
+                f"{RECOVERY}") from None
 
     def seq_of(self, key: str) -> int | None:
         """The sequence number logged under an idempotency key, or None."""
@@ -262,7 +360,7 @@ class EventLog:
     def event_at(self, seq: int) -> Event | None:
         """The event logged under ``seq``, or None."""
         row = self._conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()
-        return None if row is None else event_from_dict(json.loads(row[0]))
+        return None if row is None else self._decoded(seq, row[0])
 
     def last_seq_with_key_prefix(self, prefix: str) -> int | None:
         """The newest sequence number whose idempotency key starts with ``prefix``, or None.
@@ -296,22 +394,34 @@ class EventLog:
 
 
 class _Transaction:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn = conn
+        self._path = path
 
     def __enter__(self) -> sqlite3.Connection:
-        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise log_error(self._path, exc) from None
         return self._conn
 
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is not None:
-            self._conn.execute("ROLLBACK")
-            return
-        try:
-            self._conn.execute("COMMIT")
-        except sqlite3.Error:
-            self._conn.execute("ROLLBACK")
-            raise
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        if exc_type is None:
+            try:
+                self._conn.execute("COMMIT")
+                return
+            except sqlite3.Error as commit_error:
+                exc = commit_error
+        self._rollback()
+        if isinstance(exc, sqlite3.Error):
+            raise log_error(self._path, exc) from None
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back on its own (a full disk does that); a second
+        # ROLLBACK would only say "no transaction is active" and hide the real error.
+        if self._conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
 
 
 def _validated_body(event: Event) -> str:

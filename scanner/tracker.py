@@ -16,121 +16,22 @@ the deal was checked: the marker, or the last event when there was none.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from operator import sub
 from typing import TYPE_CHECKING, Any
 
-from .cards import SEATS, Card, DeckSpec, Seat
+from .bridge.deal_rules import BRIDGE_DEAL_RULES
+from .cards import SEATS, Card, Seat
 from .events import CardDelivered, CardExposed, Event, HandStarted, Marker
+from .pinochle.deal_rules import PINOCHLE_DEAL_RULES
+from .rules import DealRules
 from .verdicts import OK, Verdict, most_severe
 
 if TYPE_CHECKING:
     from .history import DealHistory, Sighting
 
-# The kinds of finding a game's rules must rule on, and what each means.
-FAULT_KINDS: dict[str, str] = {
-    "packet-size": "a packet of another size than the agreed one (one card: two in a row)",
-    "first-packet-seat": "the first packet went to a seat other than the dealer's left",
-    "rotation": "a packet went to a seat other than the next one clockwise",
-    "exposed": "a card was seen face up during the deal",
-    "count": "a hand holds the wrong number of cards",
-    "missing": "a card of the deck was never dealt",
-    "extra-copy": "more copies of a card than the deck holds",
-    "foreign": "a card that is not part of this deck",
-    "unread": "a card was dealt but could not be read",
-    "late-card": "a card was dealt after the marker",
-    "unshuffled": "the dealing order follows a sorted deck",
-    "repeat": "the same deal was seen in an earlier session",
-}
-
-
 # How many missing cards a reason names before it says "and N more".
 _LISTED_CARDS = 12
-
-
-@dataclass(frozen=True)
-class Fault:
-    """How a game rules one kind of finding: the rule cited and the status before/after."""
-
-    rule: str
-    before: str
-    after: str
-
-
-@dataclass(frozen=True)
-class SortedPattern:
-    """A regularity of a sorted deck, seen in consecutive cards of the dealing order.
-
-    Each card has a ``key`` (its suit, its rank, its place in a new pack); a consecutive pair
-    shows the pattern when the second key minus the first is one of ``steps``. ``min_pairs``
-    such pairs mark the deal as unshuffled; it sits far in the tail of what shuffled decks
-    produce (bench/core_tracker.py counts false alarms on shuffled decks).
-    """
-
-    name: str
-    key: Mapping[Card, int]
-    steps: frozenset[int]
-    min_pairs: int
-    shuffled_mean: float
-
-    def pairs_in(self, cards: Sequence[Card | None]) -> int:
-        """How many consecutive pairs of ``cards`` show the pattern; unread cards break pairs."""
-        keys = list(map(self.key.get, cards))
-        if None in keys:
-            # A key no real card has, different at every position: it pairs with nothing.
-            keys = [_NO_KEY * (i + 1) if k is None else k for i, k in enumerate(keys)]
-        differences = list(map(sub, keys[1:], keys[:-1]))
-        return sum(differences.count(step) for step in self.steps)
-
-
-_NO_KEY = 1 << 20
-
-
-@dataclass(frozen=True)
-class DealRules:
-    """Everything the tracker needs to rule a game's deal, as data."""
-
-    game: str
-    deck: DeckSpec
-    deal_rule: str
-    marker: str
-    after_markers: frozenset[str]
-    after_event_types: tuple[type[Event], ...]
-    packet_sizes: tuple[int, ...]
-    default_packet: int
-    faults: Mapping[str, Fault]
-    sorted_patterns: tuple[SortedPattern, ...] = ()
-    checks_repeats: bool = False
-
-    def __post_init__(self) -> None:
-        missing = set(FAULT_KINDS) - set(self.faults)
-        if missing:
-            raise ValueError(f"{self.game} deal rules do not rule on {sorted(missing)}")
-
-    @cached_property
-    def slots(self) -> dict[Card, int]:
-        """Each distinct card of the deck to its place in ``deck.counts``."""
-        return {card: i for i, (card, _) in enumerate(self.deck.counts)}
-
-
-# Steps between the keys of consecutive cards.
-SAME = frozenset({0})
-NEXT_EITHER_WAY = frozenset({1, -1})
-
-
-def suit_of(deck: DeckSpec) -> dict[Card, int]:
-    return {card: card.suit.index for card in deck.distinct}
-
-
-def rank_of(deck: DeckSpec) -> dict[Card, int]:
-    return {card: card.rank.index for card in deck.distinct}
-
-
-def place_in(order: Sequence[Card]) -> dict[Card, int]:
-    """Each card's place in a reference order of the deck, such as a new pack's."""
-    return {card: i for i, card in enumerate(order)}
 
 
 @dataclass
@@ -198,6 +99,10 @@ class DealTracker:
         self._slot = rules.slots
         self._allowed = [n for _, n in rules.deck.counts]
         self._copies = [0] * len(self._allowed)
+        # Where each copy of each card went, by slot, and which "extra-copy" detail speaks for
+        # a slot: a surplus card then costs the same at the 100th card as at the 53rd.
+        self._positions: list[list[int]] = [[] for _ in self._allowed]
+        self._surplus_detail: dict[tuple[int, bool], int] = {}
         self._foreign = 0
         self._seat_info = {seat: (self.hands[seat], seat.left) for seat in SEATS}
         self._dealt: list[tuple[int, Card | None]] = []
@@ -312,8 +217,9 @@ class DealTracker:
             else:
                 copies = self._copies[slot] + 1
                 self._copies[slot] = copies
+                self._positions[slot].append(index)
                 if copies > self._allowed[slot]:
-                    self._on_surplus(card, self._allowed[slot])
+                    self._on_surplus(card, slot, index)
         if len(hand) > self._hand_size:
             self._flag("count", [index],
                        f"{seat} received card {len(hand)} of a {self._hand_size}-card hand")
@@ -342,10 +248,20 @@ class DealTracker:
             self._unread += 1
             self._flag("unread", [index], f"the card to {event.to} at event {index} was not read")
 
-    def _on_surplus(self, card: Card, allowed: int) -> None:
-        where = [i for i, c in self._dealt if c == card]
-        self._flag("extra-copy", where,
-                   f"{card} dealt {len(where)} times; the deck holds {allowed}")
+    def _on_surplus(self, card: Card, slot: int, index: int) -> None:
+        where = self._positions[slot]
+        detail = f"{card} dealt {len(where)} times; the deck holds {self._allowed[slot]}"
+        key = ("extra-copy", self._after)
+        line = self._surplus_detail.get((slot, self._after))
+        if line is None:
+            # The first surplus names every copy so far; later ones add only themselves and
+            # update the card's one detail, so the finding grows by one entry per card dealt.
+            self._flag("extra-copy", list(where), detail)
+            self._surplus_detail[(slot, self._after)] = len(self._findings[key].details) - 1
+        else:
+            finding = self._findings[key]
+            finding.evidence.append(index)
+            finding.details[line] = detail
 
     def _start_packet(self, seat: Seat, left: Seat, index: int) -> None:
         previous = self._run_seat
@@ -504,10 +420,6 @@ def _name(event: CardDelivered) -> str:
 
 def rules_for_game(game: str) -> DealRules:
     """The deal rules of ``pinochle`` or ``bridge``; ValueError naming the game otherwise."""
-    # Imported here because each game's rules module builds on the types defined above.
-    from .bridge.deal_rules import BRIDGE_DEAL_RULES
-    from .pinochle.deal_rules import PINOCHLE_DEAL_RULES
-
     known = {r.game: r for r in (PINOCHLE_DEAL_RULES, BRIDGE_DEAL_RULES)}
     try:
         return known[game]

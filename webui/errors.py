@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
+from scanner.log import LogError
+
 
 class BadRequest(Exception):
     """A malformed request: the reason names the field. Answered 400; nothing changes."""
@@ -29,6 +31,12 @@ def register_error_handlers(app: Flask) -> None:
         if exc.rule:
             body["rule"] = exc.rule
         return jsonify(body), exc.status, exc.headers
+
+    @app.errorhandler(LogError)
+    def _log_unwritable(exc: LogError):
+        # The log refused the action (disk full, damaged): nothing was logged, and saying
+        # why beats a bare 500. 503: the same action may succeed once the cause is gone.
+        return jsonify({"error": str(exc)}), 503
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

@@ -1,12 +1,10 @@
 /* The wire protocol's numbers (firmware/PROTOCOL.md, version 1).
- * Every table in PROTOCOL.md has its twin here; change both together. */
+ * Generated from scanner/shoe/protocol.json by firmware/tools/protocol_h.py: do not
+ * edit; change the table and run make. */
 #ifndef SHOE_PROTOCOL_H
 #define SHOE_PROTOCOL_H
 
 #define PROTOCOL_VERSION 1
-#define FW_MAJOR 1
-#define FW_MINOR 0
-#define FW_PATCH 0
 
 #define FRAME_SYNC 0x7E
 #define FRAME_HEADER 2 /* LEN, SEQ */
@@ -61,12 +59,12 @@ enum fault_code {
     FAULT_UNKNOWN_COMMAND = 8,
 };
 
-/* fault.where for FAULT_JAM */
+/* fault.where for FAULT_JAM; WHERE_POCKET_CHUTE + the pocket's index */
 enum {
     WHERE_FEED_PATH = 0,
     WHERE_READ_STATION = 1,
     WHERE_ROUTER = 2,
-    WHERE_POCKET_CHUTE = 3, /* + pocket index */
+    WHERE_POCKET_CHUTE = 3,
 };
 
 enum event_code {

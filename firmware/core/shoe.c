@@ -1,4 +1,5 @@
 #include "shoe.h"
+#include "version.h"
 #include "geometry.h"
 #include "hal.h"
 

@@ -6,9 +6,23 @@ false-alarm rate is split over the tests it runs (weighted Bonferroni).
 """
 
 from .inputs import AuditInputError, LoggedOrders, orders_from_log, prior_from_text, read_prior
-from .report import DEFAULT_FALSE_ALARM_RATE, AuditReport, TestResult, Verdict
+from .report import DEFAULT_FALSE_ALARM_RATE, AuditReport, AuditVerdict, TestResult
 from .suite import NEW_PACK, NO_PRIOR, DealtOrder, Prior, audit_boards, audit_orders
 
-__all__ = ["DEFAULT_FALSE_ALARM_RATE", "NEW_PACK", "NO_PRIOR", "AuditInputError", "AuditReport",
-           "DealtOrder", "LoggedOrders", "Prior", "TestResult", "Verdict", "audit_boards",
-           "audit_orders", "orders_from_log", "prior_from_text", "read_prior"]
+__all__ = [
+           "DEFAULT_FALSE_ALARM_RATE",
+           "NEW_PACK",
+           "NO_PRIOR",
+           "AuditInputError",
+           "AuditReport",
+           "AuditVerdict",
+           "DealtOrder",
+           "LoggedOrders",
+           "Prior",
+           "TestResult",
+           "audit_boards",
+           "audit_orders",
+           "orders_from_log",
+           "prior_from_text",
+           "read_prior",
+]

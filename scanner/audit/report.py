@@ -53,7 +53,7 @@ class TestResult:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class AuditVerdict:
     rule: str
     evidence: str
     remedy: str
@@ -66,7 +66,7 @@ class Verdict:
 class AuditReport:
     false_alarm_rate: float
     tests: tuple[TestResult, ...]
-    verdict: Verdict | None = None
+    verdict: AuditVerdict | None = None
     notes: tuple[str, ...] = ()
 
     @property

@@ -28,7 +28,7 @@ from .order_nulls import (
     neighbour_count_null,
     suit_folded_rising_sequences_null,
 )
-from .report import DEFAULT_FALSE_ALARM_RATE, AuditReport, TestResult, Verdict, bonferroni
+from .report import DEFAULT_FALSE_ALARM_RATE, AuditReport, AuditVerdict, TestResult, bonferroni
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ VERDICTS: dict[tuple[str, str], tuple[str, str]] = {
 }
 
 
-def _verdict(deck: DeckSpec, kind: str, results: Sequence[TestResult]) -> Verdict | None:
+def _verdict(deck: DeckSpec, kind: str, results: Sequence[TestResult]) -> AuditVerdict | None:
     alarms = [r for r in results if r.alarm]
     if not alarms:
         return None
@@ -214,7 +214,7 @@ def _verdict(deck: DeckSpec, kind: str, results: Sequence[TestResult]) -> Verdic
     evidence = "; ".join(
         f"{r.name}{_where(r)} = {r.statistic} (p = {r.p_value:.3g} <= level {r.level:.3g})"
         for r in alarms)
-    return Verdict(rule, evidence, remedy)
+    return AuditVerdict(rule, evidence, remedy)
 
 
 def _where(result: TestResult) -> str:

@@ -1,7 +1,7 @@
 """A duplicate board: its number, dealer, vulnerability and the four hands in its pockets.
 
 Dealer and vulnerability follow from the board number by the standard tables below
-(the facts in reference/bridge-boards.md). A file may say otherwise for a board; the
+(Laws of Duplicate Bridge 2017, Law 2). A file may say otherwise for a board; the
 readers keep what the file says and the writers of formats that cannot say it fall
 back on the table.
 """
@@ -70,6 +70,12 @@ class Board:
     vulnerability: Vulnerability
     hands: tuple[Hand | None, Hand | None, Hand | None, Hand | None]
     tags: tuple[SourceTag, ...] = field(default=(), compare=False)
+    # Which event, section or round the board belongs to, where a file holds several that
+    # reuse board numbers ('' when it says nothing): boards are told apart by it and number.
+    group: str = field(default="", compare=False)
+    # The tags of every later game in the file that repeats this deal under this number (a
+    # results file lists a board once per table): one board, each table's result kept.
+    played: tuple[tuple[SourceTag, ...], ...] = field(default=(), compare=False)
 
     @classmethod
     def standard(cls, number: int, hands: tuple[Hand | None, ...]) -> Board:

@@ -1,6 +1,6 @@
 """Bridge's rules of the deal (Laws 6–7), as data for the deal tracker.
 
-Source: seeds/bridge-laws-6-to-8.txt. Law 6B: one card at a time, four hands of thirteen;
+Source: Laws of Duplicate Bridge 2017, Laws 6–8. Law 6B: one card at a time, four hands of thirteen;
 clockwise rotation is only recommended, so any other order that never gives a hand two cards
 in a row earns a note, not a fault. Law 6D1: a wrong deal or a card that could have been seen,
 found before the auction begins, means a new shuffle and a redeal; found after, the director
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..cards import BRIDGE_52, Card, Rank, Suit
 from ..events import Bid, Pass, TrumpNamed
-from ..tracker import (
+from ..rules import (
     NEXT_EITHER_WAY,
     SAME,
     DealRules,

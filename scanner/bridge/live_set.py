@@ -133,8 +133,14 @@ def _result(state: SetState, event: BoardResult) -> None:
 class BridgeSetGame:
     """The bridge view of a live table: a set dealt and verified at the shoe."""
 
-    def fold(self, events: Sequence[Event]) -> SetState:
-        return fold(events)
+    def initial(self) -> SetState:
+        return SetState()
+
+    def apply(self, state: SetState, event: Event) -> SetState:
+        # The set's state is small and changed in place: one event costs the same at the
+        # first board as at the last.
+        _apply(state, event)
+        return state
 
     def snapshot(self, state: SetState) -> dict[str, Any]:
         return set_view(state)

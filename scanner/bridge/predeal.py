@@ -33,7 +33,7 @@ from ..log import EventLog
 from ..shoe.cameras import CameraError
 from ..shoe.control import ControlChannelError
 from ..shoe.deal_plan import TargetDeal
-from ..shoe.dealing import DEAL_KEY_PREFIX, DealResult, DeckCheckLike, ShoeDeal
+from ..shoe.dealing import DEAL_KEY_PREFIX, DealOutcome, DeckCheckLike, ShoeDeal
 from ..shoe.driver import Shoe
 from ..shoe.virtual_camera import StationCamera
 from ..vision.reading import Reading
@@ -117,7 +117,7 @@ class CopyOutcome:
 
     step: Step
     status: str
-    deal: DealResult | None = None
+    deal: DealOutcome | None = None
     resumed_at: int | None = None
     history: dict[str, Any] | None = None
     skipped: bool = False
@@ -145,7 +145,7 @@ class CopyOutcome:
         return out
 
 
-def stop_prompt(deal: DealResult, blind: bool) -> str:
+def stop_prompt(deal: DealOutcome, blind: bool) -> str:
     """The stop as the operator reads it; in blind mode without any card's name."""
     if blind and deal.reason in BLIND_STOPS:
         return f"card {deal.position + 1} of {BRIDGE_52.size}: {BLIND_STOPS[deal.reason]}"
@@ -229,14 +229,14 @@ class Predeal:
         camera.deal = deal
         return deal
 
-    def _camera_stop(self, deal: ShoeDeal, exc: Exception) -> DealResult:
+    def _camera_stop(self, deal: ShoeDeal, exc: Exception) -> DealOutcome:
         """The camera failed (unplugged, no frame): nothing was read, so nothing is guessed;
         the card waits at the station and the same command resumes there."""
         pockets: dict[str, list[str]] = {seat.value: [] for seat in SEATS}
         for card, seat in deal.delivered:
             pockets[seat.value].append(str(card))
         position = len(deal.delivered)
-        return DealResult(STOPPED, pockets, "camera",
+        return DealOutcome(STOPPED, pockets, "camera",
                           f"card {position + 1}: the camera failed ({exc}): check it, then run "
                           "the same command again", position, self.shoe.retransmits, True,
                           self.shoe.machine.describe(), deal.deal_key)
@@ -253,7 +253,7 @@ class Predeal:
                                     history=flag_text(flag)), key=f"{token}:refused")
         return CopyOutcome(step, REFUSED, history=flag)
 
-    def _finish(self, step: Step, token: str, result: DealResult,
+    def _finish(self, step: Step, token: str, result: DealOutcome,
                 flag: dict[str, Any] | None) -> CopyOutcome:
         history = flag_text(flag)
         if result.status == "complete":

@@ -7,8 +7,9 @@ empty, so an irregular board (14–12, a card missing, a card twice) is read as 
 hands are evidence, compared with the record by ``scanner.bridge.verify``. A card the camera
 cannot read stops the reading with a prompt: the hand is never completed by a guess.
 
-Every read and every return to a pocket is logged before the shoe moves on, under keys of this
-reading run, and each board's result is logged with its evidence for the live page.
+Each card goes through the read station (``scanner.shoe.station``), which logs its read before
+the shoe moves it and its return to the pocket after, under keys of this reading run and hand;
+each board's result is logged with its evidence for the live page.
 """
 
 from __future__ import annotations
@@ -18,32 +19,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import SEATS, Card, Seat
-from ..events import BoardResult, BoardStarted, CardDelivered, CardRead, MachineFault
+from ..events import BoardResult, BoardStarted, MachineFault
 from ..history import DealHistory
 from ..log import EventLog
-from ..shoe.dealing import READ_SOURCE, READING_STOPS
-from ..shoe.driver import HostState, Shoe
-from ..shoe.errors import HopperEmpty, ShoeFault
-from ..shoe.protocol import Flag
+from ..shoe.driver import Shoe
+from ..shoe.errors import ShoeFault
+from ..shoe.station import Station, StationStop
 from ..shoe.virtual_camera import StationCamera
 from . import repeats
 from .board import Board
 from .predeal import CAMERA_ERRORS, RULE_COPIES, STOPPED, flag_text
-from .verify import MATCH, RULINGS, verify_set, withheld
-from .verify import BoardResult as VerifyResult
+from .verify import MATCH, RULINGS, BoardComparison, verify_set, withheld
 
 KEY_PREFIX = "readback:"
-
-
-class ReadbackStopped(Exception):
-    """The reading stopped at a card; ``prompt`` says which and what to do."""
-
-    def __init__(self, board: int, seat: Seat, reason: str, prompt: str) -> None:
-        super().__init__(prompt)
-        self.board = board
-        self.seat = seat
-        self.reason = reason
-        self.prompt = prompt
 
 
 LoadHand = Callable[[int, Seat], None]
@@ -95,55 +83,30 @@ class ShoeReadback:
             self.log.append(event, key=full_key)
 
     def _read_hand(self, number: int, seat: Seat) -> list[Card]:
+        """Every card of one hand through the station and back into the same pocket."""
         self.shoe.clear_counts()
+        station = Station(self.shoe, self.camera, self.log, self.key(number, seat))
         cards: list[Card] = []
-        while self._next_card(number, seat, len(cards)):
+        while True:
+            where = f"board {number}, hand {seat}, card {len(cards) + 1}"
             try:
-                reading = self.camera.look()
+                if not station.bring_card(until_hopper_empty=True):
+                    return cards
+                card, _ = station.pass_card(len(cards), where, lambda card: seat)
+            except StationStop as stop:
+                raise StationStop(stop.reason, f"{stop.prompt}; then read this board again",
+                                  stop.resumable, board=number, seat=seat) from None
             except CAMERA_ERRORS as exc:
-                raise ReadbackStopped(number, seat, "camera", f"board {number}, hand {seat}, "
-                                      f"card {len(cards) + 1}: the camera failed ({exc}): "
-                                      "check it, then read this board again") from None
-            card = reading.card if reading.face == "up" else None
-            self.log.append(CardRead(card, reading.face, float(reading.confidence), READ_SOURCE),
-                            key=self.key(number, seat, len(cards), "read"))
-            if card is None:
-                seen = "unreadable" if reading.face == "up" else reading.face
-                reason, remedy = READING_STOPS[seen]
-                raise ReadbackStopped(number, seat, reason,
-                                      f"board {number}, hand {seat}, card {len(cards) + 1}: "
-                                      f"{remedy}; then read this board again")
-            self._route(number, seat, len(cards))
-            self.log.append(CardDelivered(card, seat),
-                            key=self.key(number, seat, len(cards), "back"))
+                raise StationStop("camera", f"{where}: the camera failed ({exc}): check it, "
+                                  "then read this board again", True, board=number,
+                                  seat=seat) from None
+            except ShoeFault as fault:
+                raise StationStop(fault.kind, f"{where}: {fault.message}", fault.resumable,
+                                  board=number, seat=seat) from None
             cards.append(card)
-        return cards
-
-    def _next_card(self, number: int, seat: Seat, done: int) -> bool:
-        """Bring the next card to the read station; False once the hopper is empty."""
-        self.shoe.refresh()
-        if self.shoe.state is HostState.AT_STATION:
-            return True
-        if Flag.HOPPER_EMPTY in self.shoe.machine.flags:
-            return False
-        try:
-            self.shoe.feed()
-        except HopperEmpty:
-            return False
-        except ShoeFault as fault:
-            raise ReadbackStopped(number, seat, fault.kind, f"board {number}, hand {seat}, "
-                                  f"card {done + 1}: {fault.message}") from None
-        return True
-
-    def _route(self, number: int, seat: Seat, done: int) -> None:
-        try:
-            self.shoe.route(seat)
-        except ShoeFault as fault:
-            raise ReadbackStopped(number, seat, fault.kind, f"board {number}, hand {seat}, "
-                                  f"card {done + 1}: {fault.message}") from None
 
 
-def result_event(result: VerifyResult, history: str = "") -> BoardResult:
+def result_event(result: BoardComparison, history: str = "") -> BoardResult:
     """The logged form of a board's verification: status, laws, evidence and remedy."""
     return BoardResult(result.board, result.status, "verify", 1, ", ".join(result.laws()),
                        "\n".join(d["text"] for d in result.differences),
@@ -153,13 +116,13 @@ def result_event(result: VerifyResult, history: str = "") -> BoardResult:
 def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
                         numbers: Iterable[int],
                         session: str | None = None, withhold_cards: bool = False,
-                        ) -> list[tuple[VerifyResult, dict | None]]:
+                        ) -> list[tuple[BoardComparison, dict | None]]:
     """Read boards ``numbers`` back through the shoe and verify each against the record.
 
     Each board's result is logged as it is known. With ``session``, each board is checked
     against the deal history (Law 6D2) and every matching board is recorded as verified.
     ``withhold_cards`` (a Sealed set) names seats and counts but no card, in the log too.
-    Raises ReadbackStopped at a card that cannot be read, after logging the stop; the boards
+    Raises StationStop at a card that cannot be read, after logging the stop; the boards
     before it keep their results.
     """
     by_number = {board.number: board for board in record_set}
@@ -169,7 +132,7 @@ def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
     for position, number in enumerate(wanted, start=1):
         try:
             readback.read_board(by_number[number], position, len(wanted))
-        except ReadbackStopped as stop:
+        except StationStop as stop:
             readback.log.append(BoardResult(number, STOPPED, "verify", 1, RULE_COPIES,
                                             stop.prompt), key=f"{readback.key(number)}:stopped")
             raise

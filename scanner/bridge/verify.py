@@ -74,7 +74,7 @@ class ObservedFile:
 
 
 @dataclass(frozen=True)
-class BoardResult:
+class BoardComparison:
     """One board's verdict. ``differences`` always explain a status other than ``match``:
     card by card for ``differs``, in one sentence for the others."""
 
@@ -106,17 +106,17 @@ class BoardResult:
         return "; ".join(d["text"] for d in self.differences)
 
 
-def _holds(number: int, status: str, other: int) -> BoardResult:
+def _holds(number: int, status: str, other: int) -> BoardComparison:
     text = (f"holds board {other}, the board before it" if status == REPEAT_OF_PREVIOUS
             else f"holds board {other}")
-    return BoardResult(number, status, ({"kind": status, "board": other, "text": text},),
+    return BoardComparison(number, status, ({"kind": status, "board": other, "text": text},),
                        matches=other)
 
 
-def _rotated(number: int, seats: int) -> BoardResult:
+def _rotated(number: int, seats: int) -> BoardComparison:
     text = (f"all four hands shifted {seats} seat{'s' if seats > 1 else ''} clockwise: "
             f"N's hand is in {SEATS[seats]}")
-    return BoardResult(number, ROTATED, ({"kind": ROTATED, "seats": seats, "text": text},),
+    return BoardComparison(number, ROTATED, ({"kind": ROTATED, "seats": seats, "text": text},),
                        rotation=seats)
 
 
@@ -161,17 +161,17 @@ def rotate(key: OwnerKey, seats: int) -> OwnerKey:
 
 
 def verify_board(index: RecordIndex, number: int, observed: Board | None,
-                 previous_observed: Board | None = None) -> BoardResult:
+                 previous_observed: Board | None = None) -> BoardComparison:
     """One board's status. ``previous_observed`` (the hands read for the previous board)
     tells a shift, where it holds its own or an earlier deal, from an exchange."""
     if observed is None:
-        return BoardResult(number, NOT_OBSERVED, ({
+        return BoardComparison(number, NOT_OBSERVED, ({
             "kind": NOT_OBSERVED, "text": f"board {number} was not among the observed hands"},))
     record_key = index.keys[number]
     seen = observed_key(observed)
     if seen is not None:
         if seen == record_key:
-            return BoardResult(number, MATCH)
+            return BoardComparison(number, MATCH)
         previous = index.previous.get(number)
         if previous is not None and seen == index.keys[previous]:
             exchanged = (previous_observed is not None
@@ -183,11 +183,11 @@ def verify_board(index: RecordIndex, number: int, observed: Board | None,
         for seats in (1, 2, 3):
             if seen == rotate(record_key, seats):
                 return _rotated(number, seats)
-    return BoardResult(number, DIFFERS, tuple(differences(index.boards[number], observed)))
+    return BoardComparison(number, DIFFERS, tuple(differences(index.boards[number], observed)))
 
 
 def verify_set(record: Iterable[Board], source: ObservedSource,
-               numbers: Iterable[int] | None = None) -> list[BoardResult]:
+               numbers: Iterable[int] | None = None) -> list[BoardComparison]:
     """Verify boards ``numbers`` (default: every board of the record) against ``source``."""
     index = RecordIndex({board.number: board for board in record})
     wanted = sorted(index.boards) if numbers is None else list(numbers)
@@ -258,7 +258,7 @@ def _card_difference(card: Card, owner: Seat, seats: list[Seat], hand_unread: bo
             "belongs": str(owner), "text": f"card {card} is in {where} (belongs to {owner})"}
 
 
-def withheld(result: BoardResult) -> BoardResult:
+def withheld(result: BoardComparison) -> BoardComparison:
     """The result with every card's name withheld, for a Sealed set whose hands the operator
     must not see. Seats and counts stay, so the status and the remedy are as clear."""
     return replace(result, differences=tuple(_without_card(d) for d in result.differences))
@@ -272,7 +272,7 @@ def _without_card(difference: dict) -> dict:
     return out
 
 
-def results_table(results: list[BoardResult]) -> str:
+def results_table(results: list[BoardComparison]) -> str:
     """The readable table for stderr: one line per board."""
     lines = [f"{'board':>5}  {'status':<18}  detail"]
     for result in results:

@@ -16,7 +16,7 @@ from pathlib import Path
 import psycopg
 
 from ..cli import UsageError
-from .access import AccessError, parse_token
+from .access import AccessError, TableToken, parse_token
 from .schema import StoreError
 from .shipper import Shipper, open_table_link
 
@@ -58,20 +58,41 @@ def join_club(args: argparse.Namespace, db: Path) -> ClubLink:
     check_club_arguments(args)
     if not args.club:
         return ClubLink(None, db)
-    return ClubLink(start_shipping(args.club, args.table_token, db), db)
+    token = check_token(args)
+    return ClubLink(Shipper(db, args.club, token).start(), db)
 
 
-def start_shipping(url: str, token_text: str, db: Path) -> Shipper:
-    """Check the token with the store now, then ship ``db`` in a thread."""
+def check_token(args: argparse.Namespace) -> TableToken:
+    """Ask the store now whether it takes this table's token: UsageError if it refuses; a
+    warning only if it cannot be reached (the table logs locally and ships later)."""
     try:
-        token = parse_token(token_text)
-        conn, table = open_table_link(url, token)
+        token = parse_token(args.table_token)
+        conn, table = open_table_link(args.club, token)
     except (AccessError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     except psycopg.OperationalError as exc:
-        print(f"tablescan: club store {url} unreachable now ({str(exc).strip().splitlines()[0]}"
-              "); logging locally and shipping when it answers", file=sys.stderr)
+        print(f"tablescan: club store {args.club} unreachable now "
+              f"({str(exc).strip().splitlines()[0]}); logging locally and shipping when it "
+              "answers", file=sys.stderr)
     else:
         conn.close()
-        print(f"tablescan: joined the club at {url} as table {table}", file=sys.stderr)
-    return Shipper(db, url, token).start()
+        print(f"tablescan: joined the club at {args.club} as table {table}", file=sys.stderr)
+    return token
+
+
+def check_before_logging(args: argparse.Namespace, db: Path | None) -> TableToken | None:
+    """For a command that writes its log and ends (check-deal, generate, verify): the club
+    options and the token checked before anything is written; the token, or None."""
+    check_club_arguments(args)
+    if not args.club:
+        return None
+    if db is None:
+        raise UsageError("--club ships a log: give it with --db FILE")
+    return check_token(args)
+
+
+def ship_after_logging(args: argparse.Namespace, db: Path | None,
+                       token: TableToken | None) -> None:
+    """Ship what the command logged (for a few seconds; the rest goes with the next run)."""
+    if token is not None and db is not None:
+        ClubLink(Shipper(db, args.club, token).start(), db).close()

@@ -24,10 +24,12 @@ from typing import TextIO
 
 import psycopg
 
+from ..log import LogError, inspect_log_file
 from .access import TableToken, TokenRefused, connect_table
 from .schema import SCHEMA_VERSION, StoreError, check_version
 
 BATCH = 2000
+NOTIFY_CHANNEL = "tablescan_shipped"
 POLL_INTERVAL_S = 0.05
 RETRY_FIRST_S = 0.2
 RETRY_MAX_S = 2.0
@@ -58,6 +60,10 @@ def log_identity(path: Path) -> str:
     Two logs of one table (a serve log, a deal-deck scratch log) then never collide in the
     store even when their sequence numbers and session names do.
     """
+    if not path.exists():
+        # Connecting would make an empty SQLite file that is no tablescan log.
+        raise LogError(f"{path}: no event log to ship")
+    inspect_log_file(path)
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -229,6 +235,8 @@ class Shipper:
                             for row in rows:
                                 copy.write_row(row)
                         pg.execute(insert, (self._table, self.log_id))
+                # Delivered at commit: the director's page wakes now instead of at its poll.
+                pg.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, self._table))
             # Only after the store's commit: a commit lost on the way is found again by
             # asking the store where it stands on reconnection.
             if events:

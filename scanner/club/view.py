@@ -39,12 +39,14 @@ from ..events import (
 )
 from ..tracker import DealTracker
 from ..verdicts import DIRECTOR, NO_RESULT
-from .access import AccessError
+from .access import AccessError, connect_admin
 from .admin import open_store
 from .boards import Sighting, session_report
 from .schema import StoreError
+from .shipper import NOTIFY_CHANNEL
 
 POLL_INTERVAL_S = 0.1
+COALESCE_S = 0.05
 BATCH = 5000
 KEPT = 5  # director calls and faults shown per table
 RECENT_SESSIONS = 3  # sessions whose boards the page lists
@@ -172,18 +174,32 @@ class ClubView:
         self._conn.close()
 
     def _follow(self) -> None:
-        while not self._stop.wait(self._poll_interval):
+        listener: psycopg.Connection | None = None
+        while not self._stop.is_set():
             try:
                 if self._conn.closed:
                     self._conn = open_store(self.url)
+                if listener is None or listener.closed:
+                    listener = connect_admin(self.url, autocommit=True)
+                    listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 while self.refresh():
                     pass
                 self._set_error("")
+                # Wait for a table to say it shipped, or for the interval: rows held back by
+                # a transaction still running then are read on the next pass.
+                for _ in listener.notifies(timeout=self._poll_interval, stop_after=1):
+                    # A burst (many tables shipping at once) is read in one pass.
+                    self._stop.wait(COALESCE_S)
             except (psycopg.Error, AccessError, StoreError) as exc:
                 # The store restarting, or the network: say so on the page and try again.
                 self._set_error(str(exc).strip().splitlines()[0] if str(exc).strip()
                                 else type(exc).__name__)
                 self._conn.close()
+                if listener is not None:
+                    listener.close()
+                self._stop.wait(self._poll_interval)
+        if listener is not None:
+            listener.close()
 
     def _set_error(self, text: str) -> None:
         with self._changed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..app import arguments
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
 from ..pinochle.auction import REFUSALS, RULE, Auction, AuctionError
@@ -27,8 +28,8 @@ def parse_call(position: int, token: str) -> int | None:
     if text == "pass":
         return None
     try:
-        return int(text)
-    except ValueError:
+        return arguments.whole_number(text)
+    except argparse.ArgumentTypeError:
         raise UsageError(f"call {position} ({token!r}): not a whole number or 'pass' "
                          f"({RULE}: \"{REFUSALS['not-whole']}\")") from None
 

@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..app.cli_io import DamagedInput, load_set, report_damage
 from ..audit import (
     DEFAULT_FALSE_ALARM_RATE,
     AuditInputError,
@@ -20,7 +21,6 @@ from ..audit import (
     orders_from_log,
     read_prior,
 )
-from ..bridge.cli_io import DamagedInput, load_set, report_damage
 from ..bridge.formats import FORMATS, UnknownFormat
 from ..cli import UsageError
 
@@ -89,8 +89,6 @@ def _audit_set(path: str, args: argparse.Namespace) -> AuditReport:
         raise UsageError(f"--prior {args.prior}: a set of boards has no dealing order; the "
                          "prior applies to deal logs only")
     loaded = load_set(path)
-    if not loaded.boards:
-        raise UsageError(f"{path}: no boards to audit")
     boards = [board.complete_hands() for board in loaded.boards]
     numbers = [board.number for board in loaded.boards]
     return audit_boards(boards, numbers, args.false_alarm_rate, hide_hands=loaded.info.sealed)

@@ -14,7 +14,9 @@ import json
 import sys
 from pathlib import Path
 
+from ..app import arguments
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..dealfile import DealFileError, read_deal_log
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
@@ -24,19 +26,24 @@ from ..tracker import check_deal
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check-deal", help="rule on a dealt hand from a JSONL deal log",
-        description="Rule on one dealt hand from a JSONL deal log (DESIGN.md) and print the "
-                    "verdict as JSON: status, rule, reason, evidence (event indexes, 0 = the "
-                    "line after the header), remedy, hands. Exit 2 on unusable input.")
+        description="Rule on one dealt hand from a JSONL deal log (a header line, then a "
+                    "card a line) and print the verdict as JSON: status, rule, reason, "
+                    "evidence (event indexes, 0 = the line after the header), remedy, hands. "
+                    "Exit 2 on unusable input.")
     parser.add_argument("file", type=Path, metavar="FILE.jsonl", help="the deal log")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", help="session name for --db (default: a new session)")
-    parser.add_argument("--board", type=int, help="board number to record with the deal")
+    parser.add_argument("--session", type=arguments.text,
+                        help="session name for --db (default: a new session)")
+    parser.add_argument("--board", type=arguments.bounded(1, arguments.MAX_BOARD_NUMBER),
+                        help="board number to record with the deal")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.session is not None and args.db is None:
         raise UsageError("--session only applies with --db")
+    token = check_before_logging(args, args.db)
     try:
         deal = read_deal_log(args.file)
     except DealFileError as exc:
@@ -51,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
                                     board=args.board)
         except LogError as exc:
             raise UsageError(str(exc)) from None
+        ship_after_logging(args, args.db, token)
     out = result.to_dict()
     out["evidence_lines"] = [deal.lines[i] for i in result.verdict.evidence
                              if 0 <= i < len(deal.lines)]

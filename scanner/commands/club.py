@@ -14,10 +14,11 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
+from ..app import arguments
 from ..cli import UsageError
+from ..output_file import check_output, write_bytes_atomically
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--session-guid", metavar="GUID",
                         help="Bridgemate: the session's GUID in the scoring program "
                              "(32 capital hex digits)")
-    export.add_argument("--scoring-group", type=int, default=1, help="Bridgemate (default 1)")
+    export.add_argument("--scoring-group", type=arguments.bounded(1, 99), default=1,
+                        help="Bridgemate (default 1)")
     export.add_argument("--section", default="A", help="Bridgemate section letters (default A)")
     export.add_argument("--club-id", default="", help="Bridgemate http interface: club id")
     export.add_argument("--licence-key", default=os.environ.get("TABLESCAN_BRIDGEMATE_KEY", ""),
@@ -70,7 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve = actions.add_parser("serve", help="the director's page (default 127.0.0.1:5050)")
     _store_argument(serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=5050, help="port (0 picks a free one)")
+    serve.add_argument("--port", type=arguments.port, default=5050,
+                       help="port, 1 to 65535 (0 picks a free one)")
     serve.add_argument("--pin", help="director PIN (default: a random one, printed on stderr)")
     serve.set_defaults(func=run_serve)
 
@@ -142,8 +145,8 @@ def run_export(args: argparse.Namespace) -> int:
     )
 
     target = args.pbn or args.bridgemate
-    if target is not None and target.exists() and not args.force:
-        raise UsageError(f"{target} exists; pass --force to overwrite it")
+    if target is not None:
+        check_output(target, overwrite=args.force)
     if args.pbn is None and not args.session_guid:
         raise UsageError("--session-guid: the Bridgemate hand records belong to the scoring "
                          "program's session; give its GUID")
@@ -160,14 +163,16 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         if args.pbn is not None:
             data = export_text(boards, event=args.event, site=args.site, date=args.date)
-            _write_new(args.pbn, data.encode("utf-8"))
+            write_bytes_atomically(args.pbn, data.encode("utf-8"), overwrite=args.force)
         else:
             dtos = handrecord_dtos(boards, args.session_guid, scoring_group=args.scoring_group,
                                    section=args.section)
             request = put_handrecords_request(dtos, args.session_guid, club_id=args.club_id,
                                               licence_key=args.licence_key)
             if args.bridgemate is not None:
-                _write_new(args.bridgemate, json.dumps(request, indent=1).encode("utf-8"))
+                write_bytes_atomically(args.bridgemate,
+                                       json.dumps(request, indent=1).encode("utf-8"),
+                                       overwrite=args.force)
             else:
                 post_request(args.bridgemate_url, request)
     except (HandrecordError, ValueError) as exc:
@@ -177,26 +182,6 @@ def run_export(args: argparse.Namespace) -> int:
                       "out": str(where)}))
     print(f"club export: {len(boards)} board(s) to {where}", file=sys.stderr)
     return 0
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    """Write atomically: a temp file in the same folder, synced, then renamed over."""
-    folder = path.resolve().parent
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -6,11 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..bridge.cli_io import DamagedInput, load_set, print_json, report_damage
+from ..app.cli_io import DamagedInput, load_set, print_json, report_damage
 from ..bridge.formats import FORMATS, UnknownFormat, format_for, write_boards
 from ..bridge.formats import dlm as dlm_format
 from ..bridge.formats.reading import SetInfo
 from ..cli import UsageError
+from ..output_file import check_output
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,13 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         target = format_for(args.output)
+        check_output(args.output, overwrite=args.force, inputs=[args.input])
         loaded = load_set(args.input)
     except (UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:
         return report_damage(exc)
-    if Path(args.output).exists() and not args.force:
-        raise UsageError(f"{args.output} exists; pass --force to overwrite it")
     info = loaded.info
     if info.sealed and target is not dlm_format and not args.unseal:
         raise UsageError(f"{args.input} is Sealed (its hands are hidden from the operator); "
@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if args.unseal:
         info = SetInfo(False, info.copies, info.headline, info.random_hands, info.backwards)
     try:
-        write_boards(args.output, loaded.boards, info)
+        write_boards(args.output, loaded.boards, info, overwrite=args.force,
+                     inputs=[args.input])
     except ValueError as exc:
         raise UsageError(f"{args.output}: {exc}") from None
     numbers = [board.number for board in loaded.boards]

@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..app import arguments
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "or a stream URL")
     parser.add_argument("--game", required=True, choices=GAMES)
     parser.add_argument("--dealer", required=True, help="the dealer's seat: N, E, S or W")
-    parser.add_argument("--packet", type=int, default=None,
+    parser.add_argument("--packet", type=arguments.bounded(1, 52), default=None,
                         help="cards per packet (default: bridge 1, pinochle 3)")
     parser.add_argument("--db", type=Path, default=None,
                         help="event log (SQLite); the same file resumes a stopped deal")

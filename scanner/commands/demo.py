@@ -14,17 +14,21 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..app import arguments
+from ..app.terminal_demo import DemoTable
 from ..cards import SUIT_NAMES, Card, Seat, Suit
 from ..cli import UsageError
-from ..log import EventLog, LogError
+from ..live import LiveTable
+from ..log import EventLog, LogError, new_session_name
 from ..paths import default_db_path
+from ..pinochle.live_game import PinochleGame
 from ..pinochle.play import PLAY_ORDER, Trick
 from ..pinochle.scoring import SIDES
-from ..pinochle.session import TableSession
-from ..pinochle.simulation import DemoTable
-from ..pinochle.table import HandState, TableState
+from ..pinochle.table import HandState, TableState, fold
 from ..verdicts import OK, Verdict
 
+# A long evening's play; more is a typo, not a sitting.
+MAX_HANDS = 1000
 _RANK_TEXT = {rank: ("10" if rank.value == "T" else rank.value) for rank in PLAY_ORDER}
 
 
@@ -35,8 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "deal tracker, and let scripted players bid, name trump and play; meld, "
                     "counters, rulings and the score sheet come from the real rules. Every "
                     "event is logged to SQLite.")
-    parser.add_argument("--hands", type=int, default=1, help="hands to play (default 1); the "
-                                                             "deal passes clockwise")
+    parser.add_argument("--hands", type=arguments.bounded(1, MAX_HANDS), default=1,
+                        help=f"hands to play, 1 to {MAX_HANDS} (default 1); the deal passes "
+                             "clockwise")
     parser.add_argument("--expose", action="store_true",
                         help="a card is dealt face up in the first deal: see the redeal ruling")
     parser.add_argument("--db", type=Path,
@@ -47,27 +52,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.hands < 1:
-        raise UsageError(f"--hands must be at least 1, not {args.hands}")
     db = args.db or default_db_path()
+    session = args.session or new_session_name()
     try:
-        log = EventLog(db, session=args.session)
+        table = LiveTable(lambda: EventLog(db, session=session), PinochleGame())
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
-    with log:
-        table = TableSession(log)
-        say = print
+    say = print
+    try:
         say("tablescan demo: simulated pinochle (scripted players; deck shuffled with the OS's "
             "secure RNG)")
-        say(f"log: {db} (sitting {log.session})")
+        say(f"log: {db} (sitting {session})")
         state = DemoTable(table, TextReporter(say)).play(args.hands, args.expose)
         print_sheet(state, say)
-        rebuilt = TableSession(log).state
-        same = rebuilt.to_dict() == state.to_dict()
-        logged = sum(1 for _ in log.replay(session=log.session))
-        say(f"\nreplayed the {logged} events logged in this sitting: table rebuilt "
-            f"{'identically' if same else 'DIFFERENTLY: please report this'}")
-    print(f"tablescan demo: logged to {db}, sitting {log.session}", file=sys.stderr)
+    finally:
+        table.close()
+    with EventLog(db, session=session) as log:
+        logged = [event for _, event in log.replay(session=session)]
+    same = fold(logged).to_dict() == state.to_dict()
+    say(f"\nreplayed the {len(logged)} events logged in this sitting: table rebuilt "
+        f"{'identically' if same else 'DIFFERENTLY: please report this'}")
+    print(f"tablescan demo: logged to {db}, sitting {session}", file=sys.stderr)
     return 0 if same else 1
 
 

@@ -12,14 +12,17 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..app import arguments
+from ..app.cli_io import print_json
 from ..bridge import dealset
-from ..bridge.cli_io import parse_board_numbers, print_json
 from ..bridge.formats import UnknownFormat, format_for, write_boards
 from ..bridge.formats.reading import SetInfo
 from ..bridge.repeats import record, repeat_flag
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
+from ..output_file import check_output
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,22 +30,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "generate", help="generate a set of wholly random deals (Law 6E4)",
         description=__doc__.split("\n\n", 1)[1])
     parser.add_argument("output", metavar="OUT", help="set file to write (.pbn .dlm .dup …)")
-    parser.add_argument("--boards", default="1-32", help="board numbers, e.g. 1-32 or 1-16,20")
-    parser.add_argument("--seed", help="derive every deal from this published seed instead of "
-                                       "the OS CSPRNG")
+    parser.add_argument("--boards", default="1-32", type=arguments.board_numbers,
+                        help="board numbers, e.g. 1-32 or 1-16,20")
+    parser.add_argument("--seed", type=arguments.text,
+                        help="derive every deal from this published seed instead of the OS "
+                             "CSPRNG")
     parser.add_argument("--sealed", action="store_true",
                         help="mark the set Sealed (DLM): the hands are for blind pre-dealing")
     parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", help="session name for --db (default: a new session)")
+    parser.add_argument("--session", type=arguments.text,
+                        help="session name for --db (default: a new session)")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    numbers = args.boards
     try:
-        numbers = parse_board_numbers(args.boards)
         format_for(args.output)
-    except (ValueError, UnknownFormat) as exc:
+    except UnknownFormat as exc:
         raise UsageError(str(exc)) from None
     if args.session is not None and args.db is None:
         raise UsageError("--session only applies with --db")
@@ -52,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
     if args.sealed and out.suffix.lower() != ".dlm":
         raise UsageError(f"--sealed: only a .dlm file can say Sealed; {out.suffix} would show "
                          "the hands to whoever opens it")
-    if out.exists() and not args.force:
-        raise UsageError(f"{out} exists; pass --force to overwrite it")
+    check_output(out, overwrite=args.force)
+    token = check_before_logging(args, args.db)
     boards = dealset.generate(numbers, args.seed)
     try:
-        write_boards(out, boards, SetInfo(sealed=args.sealed))
+        write_boards(out, boards, SetInfo(sealed=args.sealed), overwrite=args.force)
     except ValueError as exc:
         raise UsageError(f"{out}: {exc}") from None
     result: dict = {"out": str(out), "boards": numbers,
@@ -67,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         result["seed_sha256"] = dealset.seed_commitment(args.seed)
     if args.db is not None:
         result["session"], result["repeats"] = _check_history(args, boards)
+        ship_after_logging(args, args.db, token)
     print_json(result)
     print(f"wrote {len(boards)} board(s) to {out}", file=sys.stderr)
     for flag in result.get("repeats", []):

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from ..cards import DECK_FOR_GAME
 from ..cli import UsageError
+from ..output_file import check_output, written_atomically
 from ..vision.profile import ProfileError, learn, learn_order
 from ..vision.sources import SourceError, open_source
 from ..vision.station import card_passes
@@ -34,11 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--deck", required=True, choices=sorted(DECK_FOR_GAME),
                         help="which deck is shown")
     parser.add_argument("out", metavar="OUT", help="the profile file to write (.npz)")
+    parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     deck = DECK_FOR_GAME[args.deck]
+    out = check_output(args.out, overwrite=args.force, inputs=[args.source])
     try:
         source = open_source(args.source)
         profile = learn(card_passes(source.frames(), source.one_card_per_frame), deck)
@@ -46,11 +48,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--source: {exc}") from None
     except ProfileError as exc:
         raise UsageError(f"--source {args.source}: {exc}") from None
-    out = Path(args.out)
-    try:
-        profile.save(out)
-    except OSError as exc:
-        raise UsageError(f"OUT {out}: cannot write ({exc.strerror})") from None
+    with written_atomically(out, overwrite=args.force, inputs=[args.source]) as temp:
+        profile.save(temp)
     print(json.dumps({"profile": str(out), "deck": deck.name, "cards": len(learn_order(deck)),
                       "templates": len(profile.model.features)}))
     return 0

@@ -22,7 +22,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..bridge.cli_io import DamagedInput, load_set, parse_board_numbers, report_damage
+from ..app import arguments
+from ..app.cli_io import DamagedInput, load_set, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -34,8 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "predeal", help="pre-deal a set of boards through the dealing shoe (Law 6E, 6F)",
         description=__doc__.split("\n\n", 1)[1])
     parser.add_argument("set", metavar="SET", help="the set file (.pbn .dlm .dup …)")
-    parser.add_argument("--boards", help="board numbers, e.g. 1-32 or 1-16,20 (default: all)")
-    parser.add_argument("--copies", type=int, default=1, help="copies of each board (default 1)")
+    parser.add_argument("--boards", type=arguments.board_numbers,
+                        help="board numbers, e.g. 1-32 or 1-16,20 (default: all)")
+    parser.add_argument("--copies", type=arguments.bounded(1, arguments.MAX_COPIES), default=1,
+                        help=f"copies of each board, 1 to {arguments.MAX_COPIES} (default 1)")
     parser.add_argument("--shoe", required=True,
                         help="pyserial URL or device: /dev/ttyUSB0, COM3, socket://HOST:PORT …")
     parser.add_argument("--camera", required=True,
@@ -68,9 +71,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bridge.console import NoGoAhead, PredealConsole, go_ahead
+    from ..app.console import NoGoAhead, PredealConsole, go_ahead
+    from ..app.shoe_access import open_shoe_and_camera
     from ..bridge.predeal import Predeal, run_session_for, steps_for
-    from ..bridge.shoe_access import open_shoe_and_camera
     from ..cards import BRIDGE_52
     from ..log import EventLog, LogError
     from ..paths import default_db_path
@@ -129,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
 def _boards(args: argparse.Namespace) -> list:
     try:
         loaded = load_set(args.set)
-        numbers = parse_board_numbers(args.boards) if args.boards else None
+        numbers = args.boards
     except (ValueError, UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:
@@ -138,9 +141,10 @@ def _boards(args: argparse.Namespace) -> list:
     if loaded.info.sealed and args.show_hands:
         raise UsageError(f"--show-hands: {args.set} is Sealed; its hands are for blind "
                          "pre-dealing only")
-    by_number = loaded.by_number()
-    if not by_number:
-        raise UsageError(f"{args.set}: no boards in the set; nothing to deal")
+    try:
+        by_number = loaded.by_number()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if numbers is None:
         return [by_number[n] for n in sorted(by_number)]
     missing = [n for n in numbers if n not in by_number]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +24,8 @@ from ..vision.profile import DeckProfile, ProfileError, load_profile
 from ..vision.table import read_single_card
 
 ImageReader = Callable[[np.ndarray], dict[str, object]]
+# Far above any photo of a card table; stops a device or a runaway file being read whole.
+MAX_IMAGE_BYTES = 256 << 20
 LETTER_SETS = tuple(name for name in LETTER_SET_MEANINGS if name is not None)
 
 
@@ -59,6 +63,7 @@ def run_image_batch(paths: Sequence[str], reader: ImageReader) -> int:
     read_any = False
     for path in paths:
         try:
+            _refuse_unbounded(path)
             image = load_image(path)
         except ImageFileError as exc:
             print(json.dumps({"file": path, "error": exc.reason}), flush=True)
@@ -70,6 +75,21 @@ def run_image_batch(paths: Sequence[str], reader: ImageReader) -> int:
         print("tablescan: no image could be read", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
+
+
+def _refuse_unbounded(path: str) -> None:
+    """A device such as /dev/zero, a pipe, or a huge file would be read without end."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # load_image names a missing or unreadable file
+    if stat.S_ISDIR(info.st_mode):
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise ImageFileError(path, "not a regular file (a device, pipe or other special file)")
+    if info.st_size > MAX_IMAGE_BYTES:
+        raise ImageFileError(path, f"{info.st_size} bytes: larger than any image of a card "
+                                   f"table ({MAX_IMAGE_BYTES >> 20} MiB at most)")
 
 
 def run(args: argparse.Namespace) -> int:

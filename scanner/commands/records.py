@@ -7,10 +7,12 @@ import math
 import sys
 from pathlib import Path
 
-from ..bridge.cli_io import DamagedInput, load_set, print_json, report_damage
+from ..app import arguments
+from ..app.cli_io import DamagedInput, load_set, print_json, report_damage
 from ..bridge.formats import UnknownFormat
 from ..bridge.records import BOARDS_PER_SHEET, render
 from ..cli import UsageError
+from ..output_file import check_output, write_bytes_atomically
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,7 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "only shown with --reveal.")
     parser.add_argument("set", metavar="SET", help="the set file (.pbn .dlm .dup …)")
     parser.add_argument("output", metavar="OUT.html")
-    parser.add_argument("--title", help="heading of the page (default: the set's file name)")
+    parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    parser.add_argument("--title", type=arguments.text,
+                        help="heading of the page (default: the set's file name)")
     parser.add_argument("--reveal", action="store_true",
                         help="show the hands of a Sealed set (after play, or for the director)")
     parser.set_defaults(func=run)
@@ -29,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        check_output(args.output, overwrite=args.force, inputs=[args.set])
         loaded = load_set(args.set)
     except (UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
@@ -39,10 +44,8 @@ def run(args: argparse.Namespace) -> int:
                          "pass --reveal to print them")
     title = args.title or f"Hand records: {Path(args.set).name}"
     subtitle = f"{len(loaded.boards)} boards"
-    try:
-        Path(args.output).write_text(render(loaded.boards, title, subtitle), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{args.output}: {exc.strerror or exc}") from None
+    write_bytes_atomically(args.output, render(loaded.boards, title, subtitle).encode("utf-8"),
+                           overwrite=args.force, inputs=[args.set])
     sheets = math.ceil(len(loaded.boards) / BOARDS_PER_SHEET)
     print_json({"set": args.set, "out": args.output,
                 "boards": [b.number for b in loaded.boards], "sheets": sheets})

@@ -7,6 +7,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from ..app import arguments
 from ..cards import CardError, Seat, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
@@ -25,14 +26,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Serve the live table page. Spectators read; the operator enters the PIN.")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on; 0.0.0.0 lets phones at the table connect")
-    parser.add_argument("--port", type=int, default=5000, help="port (0 picks a free one)")
+    parser.add_argument("--port", type=arguments.port, default=5000,
+                        help="port, 1 to 65535 (0 picks a free one)")
     parser.add_argument("--db", type=Path, help="event log (default: the user's data folder)")
-    parser.add_argument("--session", help="sitting to show and log into (default: the latest, "
-                                          "or a new one; then the page follows any writer "
-                                          "that opens a newer sitting)")
+    parser.add_argument("--session", type=arguments.text,
+                        help="sitting to show and log into (default: the latest, or a new one; "
+                             "then the page follows any writer that opens a newer sitting); "
+                             "with --new-session, the name of the new sitting")
     parser.add_argument("--new-session", action="store_true", help="start a new sitting")
-    parser.add_argument("--pin", help="operator PIN, 4 to 12 digits (default: a random one of "
-                                      "10 digits, printed on stderr)")
+    parser.add_argument("--pin", type=arguments.pin,
+                        help="operator PIN, 4 to 12 digits (default: a random one of 10 "
+                             "digits, printed on stderr)")
     parser.add_argument("--game", choices=GAMES, default="pinochle",
                         help="pinochle: the home table (default); bridge: a set of boards "
                              "pre-dealt and verified at the shoe")
@@ -51,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webui.security import new_pin, pin_problem
+    from webui.security import new_pin
 
     from ..bridge.live_set import BridgeSetGame
 
@@ -60,8 +64,6 @@ def run(args: argparse.Namespace) -> int:
     # A demo's simulated shoe starts empty, so a demo never resumes an old sitting mid-deal.
     session = _session_to_use(db, args.session, args.new_session or bool(args.demo))
     pin = args.pin or new_pin()
-    if pin_problem(pin):
-        raise UsageError(f"--pin: {pin_problem(pin)}, not {pin!r}")
     if args.dealing == "hand":
         game = _hand_deal_game(args)
     elif args.game == "bridge":
@@ -86,18 +88,18 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
     from webui import create_app
     from webui.serving import TableServer
 
-    from ..bridge.live_demo import BridgeDemo
+    from ..app.bridge_demo import BridgeDemo
+    from ..app.pinochle_demo import PinochleDemo
     from ..handdeal.demo import CAMERAS, HandDemo
     from ..handdeal.thumbnails import Thumbnails
-    from ..pinochle.live_demo import PinochleDemo
 
     thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
     app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)
     try:
         server = TableServer(app, table, args.host, args.port)
-    except (OSError, OverflowError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise UsageError(f"cannot serve on {args.host}:{args.port}: {reason}") from None
+    except (OSError, OverflowError, ValueError) as exc:
+        raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
     print(f"tablescan: serving {server.url} (log {db}, sitting {table.session})",
           file=sys.stderr)
     print(f"tablescan: operator PIN {pin}", file=sys.stderr)
@@ -141,12 +143,21 @@ def _names(pairs: list[str]) -> dict[Seat, str]:
 
 
 def _session_to_use(db: Path, named: str | None, new: bool) -> str | None:
-    """Resume the named sitting, or the latest one, so a restart carries on where it stopped."""
-    if named or new or not db.exists():
+    """Resume the named sitting, or the latest one, so a restart carries on where it stopped.
+
+    A named sitting must be in the log: a typo would otherwise open a new, empty one.
+    """
+    if new or not db.exists():
         return named
     try:
         with EventLog(db) as log:
             sessions = log.sessions()
     except LogError as exc:
         raise UsageError(str(exc)) from None
-    return sessions[-1] if sessions else None
+    if named is None:
+        return sessions[-1] if sessions else None
+    if named not in sessions:
+        recent = ", ".join(sessions[-3:]) or "none yet"
+        raise UsageError(f"--session {named}: no such sitting in {db} (latest: {recent}); "
+                         "pass --new-session to start one by that name")
+    return named

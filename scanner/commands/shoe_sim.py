@@ -14,6 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
+from ..app import arguments
 from ..cli import UsageError
 from ..shoe import targets
 from ..shoe.control import SIM_PREFIX
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="virtual deck: one card per line, top first; 'AS down' = face down")
     parser.add_argument("--firmware", action="store_true",
                         help="run the real AVR firmware under simavr instead of the Python model")
-    parser.add_argument("--motion", type=float, default=0.05, metavar="SECONDS",
+    parser.add_argument("--motion", type=arguments.seconds, default=0.05, metavar="SECONDS",
                         help="Python simulator: seconds each feed or route takes (default 0.05)")
     parser.set_defaults(func=run)
 
@@ -39,8 +40,6 @@ def run(args: argparse.Namespace) -> int:
         deck = load_virtual_deck(args.deck)
     except VirtualDeckError as exc:
         raise UsageError(str(exc)) from None
-    if args.motion < 0:
-        raise UsageError(f"--motion {args.motion}: must be 0 or more seconds")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     if args.firmware:

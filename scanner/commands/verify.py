@@ -16,10 +16,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..bridge.cli_io import (
+from ..app import arguments
+from ..app.cli_io import (
     DamagedInput,
     load_set,
-    parse_board_numbers,
     print_json,
     report_damage,
 )
@@ -28,13 +28,14 @@ from ..bridge.repeats import record, repeat_flag
 from ..bridge.verify import (
     MATCH,
     STATUSES,
-    BoardResult,
+    BoardComparison,
     ObservedFile,
     results_table,
     verify_set,
     withheld,
 )
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
 
@@ -55,13 +56,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--next-hand-cmd", metavar="CMD",
                         help="with --shoe: shell command that loads the next hand; gets "
                              "TABLESCAN_BOARD and TABLESCAN_SEAT; non-zero exit stops")
-    parser.add_argument("--boards", help="board numbers to verify (default: every board of SET)")
+    parser.add_argument("--boards", type=arguments.board_numbers,
+                        help="board numbers to verify (default: every board of SET)")
     parser.add_argument("--reveal", action="store_true",
                         help="name the cards in the differences of a Sealed set (by default "
                              "only seats and counts are shown, as the operator must not see "
                              "the hands)")
     parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", help="session name for --db (default: a new session)")
+    parser.add_argument("--session", type=arguments.text,
+                        help="session name for --db (default: a new session)")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -70,18 +74,25 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--session only applies with --db")
     if (args.observed is None) == (args.shoe is None):
         raise UsageError("give the observed hands: --observed FILE, or --shoe URL --camera SRC")
+    token = check_before_logging(args, args.db)
     try:
-        numbers = parse_board_numbers(args.boards) if args.boards else None
+        numbers = args.boards
         record_set = load_set(args.set)
         observed = load_set(args.observed, strict=False) if args.observed else None
+        # A board number must name one deal in each file (several events may reuse it).
+        record_set.by_number()
+        if observed is not None:
+            observed.by_number()
     except (ValueError, UnknownFormat, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except DamagedInput as exc:
         return report_damage(exc)
     if observed is None:
-        from ..bridge.verify_from_shoe import run_from_shoe
+        from ..app.verify_from_shoe import run_from_shoe
 
-        return run_from_shoe(args, record_set, numbers)
+        code = run_from_shoe(args, record_set, numbers)
+        ship_after_logging(args, args.db, token)
+        return code
     try:
         results = verify_set(record_set.boards, ObservedFile(observed.by_number()), numbers)
     except KeyError as exc:
@@ -92,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [result.to_dict() for result in results]
     if args.db is not None:
         _history(args, record_set.by_number(), results, rows)
+        ship_after_logging(args, args.db, token)
     extra = sorted(set(observed.by_number()) - set(record_set.by_number()))
     print_json({"set": args.set, "observed": args.observed, "cards_withheld": sealed,
                 "boards": rows,
@@ -103,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardResult],
+def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardComparison],
              rows: list[dict]) -> None:
     session = args.session or new_session_name()
     try:

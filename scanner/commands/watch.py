@@ -19,8 +19,10 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..app import arguments
 from ..cards import CardError, Suit, parse_seat
 from ..cli import UsageError
+from ..club.join import add_club_arguments, check_club_arguments, join_club
 
 if TYPE_CHECKING:
     from ..cards import Seat
@@ -38,12 +40,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "file, stream URL or folder of frames")
     parser.add_argument("--table", help="a camera over the table (same kinds of source)")
     parser.add_argument("--zones", type=Path,
-                        help="the table camera's seat zones (JSON, as calibrated on the page)")
+                        help="the table camera's seat zones (JSON, from `tablescan zones`)")
     parser.add_argument("--markers", action="store_true",
                         help="find the seat zones from ArUco markers 0-3 laid at N, E, S, W")
     parser.add_argument("--game", required=True, choices=GAMES)
     parser.add_argument("--dealer", required=True, help="the dealer's seat: N, E, S or W")
-    parser.add_argument("--packet", type=int, default=None,
+    parser.add_argument("--packet", type=arguments.bounded(1, 52), default=None,
                         help="cards per packet (default: pinochle 3, bridge 1)")
     parser.add_argument("--db", type=Path, default=None, help="event log (SQLite)")
     parser.add_argument("--session",
@@ -57,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="take up the last hand in --db where it stopped (a stop put "
                              "right, a camera back), with the same game and dealer")
+    add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -71,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from ..shoe.deal_plan import LiveDeal
     from ..vision.sources import SourceError, open_source
 
+    check_club_arguments(args)
     if args.station is None and args.table is None:
         raise UsageError("give --station (the reading shoe's camera), --table, or both")
     if args.table is not None and (args.zones is None) == (not args.markers):
@@ -104,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
         log = EventLog(db, session=session)
     except LogError as exc:
         raise UsageError(f"--db: {exc}") from None
+    try:
+        club = join_club(args, db)
+    except UsageError:
+        log.close()
+        raise
     hand = HandStarted(args.game, dealer, plan.packet, session=log.session)
     deal = HandDeal(log, hand, table_camera=table is not None,
                     reading_shoe=station is not None, trump=trump)
@@ -116,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{exc}{kept}") from None
     finally:
         log.close()
+        club.close()
     json.dump(result, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     if result["stopped"]:

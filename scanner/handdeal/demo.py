@@ -75,8 +75,6 @@ class LiveFilm:
 
 
 class _Camera:
-    one_card_per_frame = False
-
     def __init__(self, film: LiveFilm, side: int, name: str) -> None:
         self.film = film
         self.side = side

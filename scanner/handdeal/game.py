@@ -37,11 +37,16 @@ class HandDealGame:
     names: Mapping[Seat, str] = field(default_factory=lambda: dict(SEAT_NAMES))
     cameras: tuple[str, ...] = ()  # the cameras whose thumbnails the page shows
 
-    def fold(self, events: Sequence[Event]) -> HandState:
-        for i in range(len(events) - 1, -1, -1):
-            if isinstance(events[i], HandStarted):
-                return HandState(events[i], tuple(events[i + 1:]))  # type: ignore[arg-type]
+    def initial(self) -> HandState:
         return HandState()
+
+    def apply(self, state: HandState, event: Event) -> HandState:
+        # A hand-started event opens a new hand; what came before the first one is no hand's.
+        if isinstance(event, HandStarted):
+            return HandState(event)
+        if state.hand is None:
+            return state
+        return HandState(state.hand, (*state.events, event))
 
     def command(self, state: HandState, action: str, params: Mapping[str, Any]) -> list[Event]:
         stop = waiting_stop(state)

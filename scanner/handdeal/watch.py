@@ -103,8 +103,7 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
         deal.resume(resume_from)
     # Both frame streams go on with None for ever once their source ends.
     ticks = itertools.chain([first], zip(station_frames, table_frames, strict=False))
-    _run(deal, ticks, zone_watch, meld, reader, on_tick,
-         bool(getattr(station, "one_card_per_frame", False)), wait_on_stop)
+    _run(deal, ticks, zone_watch, meld, reader, on_tick, wait_on_stop)
     size = deal.plan.deck.size
     if deal.stop is None and deal.reads < size:
         for source in (station, table):
@@ -116,12 +115,12 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
 
 def _run(deal: HandDeal, ticks: Iterator[tuple[Frame | None, Frame | None]],
          zone_watch: ZoneWatch | None, meld: bool, reader: Callable[[np.ndarray], Reading],
-         on_tick: Callable[[Tick], Any] | None, one_card_per_frame: bool,
-         wait_on_stop: bool) -> None:
+         on_tick: Callable[[Tick], Any] | None, wait_on_stop: bool) -> None:
     """Feed each tick's frames to the deal until both sources end, or the deal stops and
     nobody is there to answer (``wait_on_stop`` False: a recording).
 
-    A folder of photos at the station holds one card a photo, with no empty window between.
+    A folder of frames is a film like any other: its files in name order, with the empty
+    window between two cards, so a card seen in several frames is one draw.
     """
     passes = PassTracker()
     size = deal.plan.deck.size
@@ -137,8 +136,6 @@ def _run(deal: HandDeal, ticks: Iterator[tuple[Frame | None, Frame | None]],
             finished = None
             if shot is not None:
                 finished = passes.feed(tick, reader(shot.image))
-                if finished is None and one_card_per_frame:
-                    finished = passes.flush()
             elif passes.in_window:
                 # The shoe's camera ended on a card in the window: that draw is over.
                 finished = passes.flush()

@@ -1,6 +1,7 @@
 """Pinochle's rules of the deal, as data for the deal tracker.
 
-Source: seeds/pinochle-setup-and-deal.txt, section "Setup & Deal". Every card is dealt, twelve
+Source: the table rules of partnership pinochle, "Setup & Deal" (shuffle and cut, the deal,
+stick the dealer). Every card is dealt, twelve
 to each player, no widow; the dealer distributes clockwise starting at the dealer's left, in
 packets of the agreed size (three by default) used consistently. A fault found before bidding
 ends means gathering the cards and redealing with the same dealer; found later, the table's
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from ..cards import PINOCHLE_48
 from ..events import TrumpNamed
-from ..tracker import SAME, DealRules, Fault, SortedPattern, rank_of, suit_of
+from ..rules import SAME, DealRules, Fault, SortedPattern, rank_of, suit_of
 from ..verdicts import CORRECTION_POLICY, NEEDS_REREAD, OK, REDEAL_SAME_DEALER
 
 THE_DEAL = "Setup & Deal: The deal"

@@ -8,7 +8,7 @@ leaves the log and the state untouched and says which rule refused it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +81,11 @@ class PinochleGame:
     first_dealer: Seat = Seat.N
     packet: int = 3
 
-    def fold(self, events: Sequence[Event]) -> TableState:
-        return fold(events, self.options)
+    def initial(self) -> TableState:
+        return TableState(self.options)
+
+    def apply(self, state: TableState, event: Event) -> TableState:
+        return fold([event], self.options, start=state)
 
     def command(self, state: TableState, action: str, params: Mapping[str, Any]) -> list[Event]:
         builder = _ACTIONS.get(action)

@@ -4,7 +4,7 @@ A hand is held as counts per card: 24 distinct pinochle cards, 0..2 copies each,
 meld is small integer arithmetic over that vector (the table has to keep up with a
 scorekeeper tapping through hands; see bench/pinochle_meld.py).
 
-The card-sharing rule is the common one (``shared/reference/pinochle.md``): melds fall
+The card-sharing rule is the common one of four-handed partnership pinochle: melds fall
 into three classes, A (run, marriages, dix), B (the arounds) and C (pinochle), and a
 card may serve in one meld of each class. Inside class A a run uses one trump K and one
 trump Q, so only a spare trump K+Q pair scores a royal marriage beside it. Both copies

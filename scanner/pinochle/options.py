@@ -3,7 +3,7 @@
 Every value a table may change lives here, never in the code that uses it: the meld
 scale and which optional melds are on, the counter count, the game target, the
 minimum bid and the stick-the-dealer amount, and whether concession is allowed.
-The defaults are the ones in ``shared/reference/pinochle.md`` and the seed rule text.
+The defaults are those of common four-handed partnership pinochle and its "Setup & Deal" rules.
 """
 
 from __future__ import annotations

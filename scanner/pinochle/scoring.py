@@ -1,6 +1,6 @@
 """Scoring one hand and the game: saving meld, made or set, concession, game at 150.
 
-The rules are the reference's (``shared/reference/pinochle.md``, "Scoring the play"):
+The rules are common partnership pinochle's ("Scoring the play", modern count):
 - a side's meld counts only if that side takes at least one trick (saving meld);
 - the declaring side makes its contract when saved meld + counters reach the bid, and
   then scores what it made; otherwise it is set and loses the bid (scores can go negative);

@@ -1,9 +1,9 @@
-"""The dealing loop: feed, read, check, decide, route, confirm, log; stop rather than guess.
+"""One deck dealt through the shoe: start or resume, every card through the station, check the end.
 
-Per card: the shoe feeds it to the read station; the camera reads it (an unreadable card, a back,
-an empty window, a duplicate or a foreign card stops the deal with a prompt for the operator);
-the plan names the pocket; the read is logged; the shoe routes it; its delivery is logged. Every
-machine event reaches the log before the loop acts on it (the driver hands each one over first).
+Each card goes through ``scanner.shoe.station`` (feed, look, log the read, the plan's pocket,
+route, log the delivery); here the deck check stops a duplicate or a foreign card, and the deal
+stops rather than guess. Every machine event reaches the log before the loop acts on it (the
+driver hands each one over first).
 
 Every logged step has an idempotency key under the deal's own key, so a resumed deal never logs a
 step twice and starts again at the exact card: the delivered cards come back from the log, the
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..cards import Card, DeckSpec, Seat
-from ..events import CardDelivered, CardRead, Event, HandStarted, MachineFault
+from ..events import Event, HandStarted, MachineFault
 from ..log import EventLog
 from ..vision.deckcheck import DeckCheck, DeckStatus
 from ..vision.reading import Reading
@@ -28,10 +28,10 @@ from .deal_plan import DealPlan, PlanRefusal
 from .driver import HostState, Shoe
 from .errors import ShoeFault
 from .protocol import POCKET_NAMES
+from .station import Station, StationStop
 from .virtual_camera import StationCamera
 
 DEAL_KEY_PREFIX = "shoe-deal:"
-READ_SOURCE = "shoe-station"
 
 
 class DeckCheckLike(Protocol):
@@ -46,7 +46,7 @@ class DeckCheckLike(Protocol):
 
 
 @dataclass
-class DealResult:
+class DealOutcome:
     """What ``deal-deck`` prints: the deal's status, the pockets as logged, and why it stopped."""
 
     status: str
@@ -66,23 +66,6 @@ class DealResult:
                 "machine": self.machine, "deal": self.deal}
 
 
-class _Stop(Exception):
-    def __init__(self, reason: str, prompt: str, resumable: bool) -> None:
-        super().__init__(prompt)
-        self.reason = reason
-        self.prompt = prompt
-        self.resumable = resumable
-
-
-# Why a reading stops the deal, and what the operator is asked to do. Keyed by what was seen.
-READING_STOPS: dict[str, tuple[str, str]] = {
-    "none": ("no-card", "the shoe reports a card at the read station but the camera sees none: "
-             "check the camera and the station window, then resume"),
-    "down": ("face-down", "the card is face down: take it from the read station, turn it face up, "
-             "put it back, then resume"),
-    "unreadable": ("unreadable", "the camera cannot read it: check it by eye, clean the window or "
-                   "the card, put it back, then resume"),
-}
 DECK_CHECK_STOPS: dict[DeckStatus, tuple[str, str]] = {
     DeckStatus.DUPLICATE: ("duplicate", "this card was already dealt from this deck"),
     DeckStatus.FOREIGN: ("foreign", "this card does not belong to this deck"),
@@ -116,8 +99,13 @@ class ShoeDeal:
 
     # -- log keys ------------------------------------------------------------------------------
 
+    @property
+    def station(self) -> Station:
+        """The read station, keyed under this deal."""
+        return Station(self.shoe, self.camera, self.log, self.deal_key)
+
     def _key(self, *parts: object) -> str:
-        return ":".join([self.deal_key, *map(str, parts)])
+        return self.station.key(*parts)
 
     def _append_once(self, event: Event, key: str) -> None:
         # A machine event seen twice (a duplicated frame) may differ in the host state it
@@ -148,7 +136,7 @@ class ShoeDeal:
     def resume_from(self, hand_seq: int) -> None:
         self.deal_key = f"shoe:{hand_seq}"
         self.shoe.on_event = self.machine_event
-        self.delivered = self._delivered_from_log()
+        self.delivered = self.station.delivered_from_log()
         self.counts_cover_deal = not self._logged_keys("machine:reset:%")
         for key in self._logged_keys("%:placed-by-hand"):
             position = int(key.split(":")[2])
@@ -159,20 +147,9 @@ class ShoeDeal:
             "SELECT key FROM events WHERE key LIKE ?", (f"{self.deal_key}:{pattern}",))
         return [row[0] for row in rows]
 
-    def _delivered_from_log(self) -> list[tuple[Card, Seat]]:
-        delivered: list[tuple[Card, Seat]] = []
-        while True:
-            seq = self.log.seq_of(self._key(len(delivered), "delivered"))
-            if seq is None:
-                return delivered
-            event = _event_at(self.log, seq)
-            if not isinstance(event, CardDelivered) or event.card is None:
-                raise ValueError(f"log entry {seq} under {self.deal_key} is not a delivery")
-            delivered.append((event.card, event.to))
-
     # -- the loop -----------------------------------------------------------------------------
 
-    def run(self) -> DealResult:
+    def run(self) -> DealOutcome:
         try:
             self._recover()
             deck_check = self.deck_check_factory()
@@ -182,13 +159,13 @@ class ShoeDeal:
             while len(self.delivered) < size:
                 self._deal_one(deck_check)
             self._check_end(deck_check)
-        except _Stop as stop:
+        except StationStop as stop:
             return self._result("stopped", stop.reason, stop.prompt, stop.resumable)
         except ShoeFault as fault:
             return self.stopped_by(fault)
         return self._result("complete", "", "", False)
 
-    def stopped_by(self, fault: ShoeFault) -> DealResult:
+    def stopped_by(self, fault: ShoeFault) -> DealOutcome:
         """A machine fault as the deal's stop; logged here unless the driver already did."""
         position = len(self.delivered) + 1
         if fault.kind == "uncertain-delivery":
@@ -207,7 +184,7 @@ class ShoeDeal:
         if self.shoe.state is HostState.FAULT:
             self.shoe.resume()
         position = len(self.delivered)
-        last_read = self._last_read(position)
+        last_read = self.station.last_read(position)
         if self.shoe.state is not HostState.IDLE or last_read is None or last_read.card is None:
             return
         if self.log.seq_of(self._key(position, "uncertain")) is not None:
@@ -238,79 +215,59 @@ class ShoeDeal:
         planned = self.plan.pocket_for(position, card, [c for c, _ in self.delivered])
         self._log_delivery(position, card, pocket)
         if pocket is not planned:
-            raise _Stop("misrouted", f"card {position + 1} ({card}) fell into pocket {pocket} "
-                        f"instead of {planned}: call the director before anyone picks up a "
-                        "hand", False)
+            raise StationStop("misrouted", f"card {position + 1} ({card}) fell into pocket "
+                              f"{pocket} instead of {planned}: call the director before anyone "
+                              "picks up a hand", False)
 
     def _deal_one(self, deck_check: DeckCheckLike) -> None:
         position = len(self.delivered)
-        if self.shoe.state is HostState.IDLE:
-            self.shoe.feed()
-        reading = self.camera.look()
-        attempt = self._reads_logged(position)
-        card = reading.card if reading.face == "up" else None
-        self.log.append(CardRead(card, reading.face, float(reading.confidence), READ_SOURCE),
-                        key=self._key(position, "read", attempt))
-        if reading.face != "up" or reading.card is None:
-            seen = "unreadable" if reading.face == "up" else reading.face
-            reason, remedy = READING_STOPS[seen]
-            read = (f"the camera saw {'a back' if seen == 'down' else seen} "
-                    f"(confidence {reading.confidence:.2f}), no card was guessed")
-            raise _Stop(reason, f"{self._where(position)}: {read}: {remedy}", True)
-        verdict = deck_check.add(reading)
-        if verdict in DECK_CHECK_STOPS:
-            reason, what = DECK_CHECK_STOPS[verdict]
-            raise _Stop(reason, f"{self._where(position)}: read {reading.card}: {what}. Take it "
-                        f"out of the read station and call the director; "
-                        f"{self._wrong_deck_rule()}", False)
-        try:
-            pocket = self.plan.pocket_for(position, reading.card,
-                                          [c for c, _ in self.delivered])
-        except PlanRefusal as exc:
-            raise _Stop("not-in-plan", f"{self._where(position)}: {exc}: take it out of the read "
-                        "station and check the deck against the deal", False) from None
-        self.shoe.route(pocket)
-        self._log_delivery(position, reading.card, pocket)
+        where = self._where(position)
+
+        def check(reading: Reading) -> None:
+            verdict = deck_check.add(reading)
+            if verdict in DECK_CHECK_STOPS:
+                reason, what = DECK_CHECK_STOPS[verdict]
+                raise StationStop(reason, f"{where}: read {reading.card}: {what}. Take it out "
+                                  "of the read station and call the director; "
+                                  f"{self._wrong_deck_rule()}", False)
+
+        def pocket_for(card: Card) -> Seat:
+            try:
+                return self.plan.pocket_for(position, card, [c for c, _ in self.delivered])
+            except PlanRefusal as exc:
+                raise StationStop("not-in-plan", f"{where}: {exc}: take it out of the read "
+                                  "station and check the deck against the deal", False) from None
+
+        station = self.station
+        station.bring_card()
+        self.delivered.append(station.pass_card(position, where, pocket_for, check))
 
     def _where(self, position: int) -> str:
         # Only for a stop's prompt: the deck's size is a sum, not worth taking on every card.
         return f"card {position + 1} of {self.plan.deck.size}"
 
     def _log_delivery(self, position: int, card: Card, pocket: Seat) -> None:
-        self.log.append(CardDelivered(card, pocket), key=self._key(position, "delivered"))
+        self.station.log_delivery(position, card, pocket)
         self.delivered.append((card, pocket))
-
-    def _reads_logged(self, position: int) -> int:
-        n = 0
-        while self.log.seq_of(self._key(position, "read", n)) is not None:
-            n += 1
-        return n
-
-    def _last_read(self, position: int) -> CardRead | None:
-        n = self._reads_logged(position)
-        if n == 0:
-            return None
-        seq = self.log.seq_of(self._key(position, "read", n - 1))
-        event = _event_at(self.log, seq) if seq is not None else None
-        return event if isinstance(event, CardRead) else None
 
     def _check_end(self, deck_check: DeckCheckLike) -> None:
         if not deck_check.complete:
             missing = " ".join(map(str, deck_check.missing()))
-            raise _Stop("deck-incomplete", f"the deck is not complete: {missing} never read; "
-                        f"{self._wrong_deck_rule()}", False)
+            raise StationStop("deck-incomplete", f"the deck is not complete: {missing} never "
+                              f"read; {self._wrong_deck_rule()}", False)
         self.shoe.refresh()
         if not self.counts_cover_deal:
             return
         logged = self._expected_counts()
         counted = self.shoe.counts
         if any(counted[p] != logged[p] for p in POCKET_NAMES):
-            raise _Stop("count-mismatch",
-                        "the pockets' break-beam counts "
-                        + " ".join(f"{p}:{counted[p]}" for p in POCKET_NAMES)
-                        + " differ from the log "
-                        + " ".join(f"{p}:{logged[p]}" for p in POCKET_NAMES)
-                        + ": count the pockets by hand before anyone picks up a hand", False)
+            raise StationStop("count-mismatch",
+                              "the pockets' break-beam counts "
+                              + " ".join(f"{p}:{counted[p]}" for p in POCKET_NAMES)
+                              + " differ from the log "
+                              + " ".join(f"{p}:{logged[p]}" for p in POCKET_NAMES)
+                              + ": count the pockets by hand before anyone picks up a hand",
+                              False)
 
     def _expected_counts(self) -> Counter[str]:
         """What the break beams should have counted: the logged deliveries, less the cards
@@ -320,19 +277,13 @@ class ShoeDeal:
     def _wrong_deck_rule(self) -> str:
         return WRONG_DECK_RULE.get(self.plan.deck.name, "call the director")
 
-    def _result(self, status: str, reason: str, prompt: str, resumable: bool) -> DealResult:
+    def _result(self, status: str, reason: str, prompt: str, resumable: bool) -> DealOutcome:
         pockets: dict[str, list[str]] = {p: [] for p in POCKET_NAMES}
         for card, seat in self.delivered:
             pockets[seat.value].append(str(card))
-        return DealResult(status, pockets, reason, prompt, len(self.delivered),
+        return DealOutcome(status, pockets, reason, prompt, len(self.delivered),
                           self.shoe.retransmits, resumable, self.shoe.machine.describe(),
                           self.deal_key)
-
-
-def _event_at(log: EventLog, seq: int) -> Event | None:
-    for found, event in log.replay(from_seq=seq):
-        return event if found == seq else None
-    return None
 
 
 def deck_check_for(deck: DeckSpec) -> DeckCheckLike:
@@ -347,13 +298,13 @@ def latest_shoe_deal(log: EventLog) -> tuple[int, HandStarted] | None:
         (DEAL_KEY_PREFIX + "%",)).fetchone()
     if row is None:
         return None
-    event = _event_at(log, int(row[0]))
+    event = log.event_at(int(row[0]))
     return (int(row[0]), event) if isinstance(event, HandStarted) else None
 
 
 def deal_deck(shoe: Shoe, camera: StationCamera, plan: DealPlan, log: EventLog, *,
               hand: HandStarted, deck_check_factory: Callable[[], DeckCheckLike],
-              resume: bool = True) -> DealResult:
+              resume: bool = True) -> DealOutcome:
     """Deal one deck through a connected shoe; resume the log's unfinished deal if it is the
     same hand (game and dealer), otherwise start a new one.
 

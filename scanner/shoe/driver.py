@@ -35,6 +35,7 @@ from .protocol import (
     Block,
     EventCode,
     FaultCode,
+    Kind,
     MachineState,
     Message,
     ProtocolViolation,
@@ -62,15 +63,16 @@ class HostState(Enum):
 
 
 _S = HostState
+_FALL_BACK = frozenset({_S.CONNECTING, _S.OFFLINE})
 # Every state may fall back to CONNECTING (resynchronise) or OFFLINE (closed, link lost).
 TRANSITIONS: dict[HostState, frozenset[HostState]] = {
-    _S.OFFLINE: frozenset({_S.CONNECTING}),
-    _S.CONNECTING: frozenset({_S.IDLE, _S.FEEDING, _S.AT_STATION, _S.ROUTING, _S.FAULT}),
-    _S.IDLE: frozenset({_S.FEEDING, _S.IDLE, _S.FAULT}),
-    _S.FEEDING: frozenset({_S.AT_STATION, _S.FAULT}),
-    _S.AT_STATION: frozenset({_S.ROUTING, _S.AT_STATION, _S.FAULT}),
-    _S.ROUTING: frozenset({_S.IDLE, _S.FAULT}),
-    _S.FAULT: frozenset({_S.IDLE, _S.AT_STATION, _S.FAULT}),
+    _S.OFFLINE: _FALL_BACK,
+    _S.CONNECTING: _FALL_BACK | {_S.IDLE, _S.FEEDING, _S.AT_STATION, _S.ROUTING, _S.FAULT},
+    _S.IDLE: _FALL_BACK | {_S.FEEDING, _S.IDLE, _S.FAULT},
+    _S.FEEDING: _FALL_BACK | {_S.AT_STATION, _S.FAULT},
+    _S.AT_STATION: _FALL_BACK | {_S.ROUTING, _S.AT_STATION, _S.FAULT},
+    _S.ROUTING: _FALL_BACK | {_S.IDLE, _S.FAULT},
+    _S.FAULT: _FALL_BACK | {_S.IDLE, _S.AT_STATION, _S.FAULT},
 }
 FROM_MACHINE: dict[MachineState, HostState] = {
     MachineState.IDLE: _S.IDLE,
@@ -128,26 +130,52 @@ class Counters:
     actions: int = 0
 
 
+class Phase(Enum):
+    """Where one exchange (a query, or an action and its result) stands."""
+
+    AWAIT_ANSWER = "await-answer"  # a query is out (alone, or a status asked mid-action)
+    AWAIT_ACK = "await-ack"  # the action is out and not yet acknowledged
+    AWAIT_RESULT = "await-result"  # acknowledged; the card is moving
+    LINK_DOWN = "link-down"  # the port failed and is being reopened
+    ANSWERED = "answered"
+
+
+_P = Phase
+# Every phase change of an exchange goes through this table (``Shoe._move``).
+PHASES: dict[Phase, frozenset[Phase]] = {
+    _P.AWAIT_ANSWER: frozenset({_P.AWAIT_ANSWER, _P.AWAIT_ACK, _P.AWAIT_RESULT, _P.LINK_DOWN,
+                                _P.ANSWERED}),
+    _P.AWAIT_ACK: frozenset({_P.AWAIT_ACK, _P.AWAIT_RESULT, _P.AWAIT_ANSWER, _P.LINK_DOWN,
+                             _P.ANSWERED}),
+    _P.AWAIT_RESULT: frozenset({_P.AWAIT_RESULT, _P.AWAIT_ANSWER, _P.LINK_DOWN, _P.ANSWERED}),
+    _P.LINK_DOWN: frozenset({_P.AWAIT_ANSWER}),
+    _P.ANSWERED: frozenset(),
+}
+# Phases whose block is sent again with a doubling back-off until something answers it.
+_BACKING_OFF = frozenset({_P.AWAIT_ANSWER, _P.AWAIT_ACK})
+
+
 @dataclass
-class _Pending:
-    """The one outstanding action and what the host knows about it."""
+class _Exchange:
+    """One query, or one action until its result: the block out and what the host knows.
+
+    ``block`` is the query or the action, resent byte for byte. ``out`` is the block being
+    retransmitted now: ``block``, or a ``status`` query asked in the middle of an action.
+    """
 
     seq: int
     message: Message
     block: bytes
-    acked: bool = False
-    want_status: bool = False
-    status_block: bytes = b""
-    retransmit_s: float = 0.0
+    phase: Phase
+    out: bytes
+    last_valid: float
+    backoff_s: float = 0.0
     next_send: float = 0.0
     unanswered_acks: int = 0
 
-
-class _Resend(Exception):
-    """The shoe provably did not act on the pending block: send it again as ``seq``."""
-
-    def __init__(self, seq: int) -> None:
-        self.seq = seq
+    @property
+    def is_query(self) -> bool:
+        return self.message.spec.kind is Kind.QUERY
 
 
 class Shoe:
@@ -178,7 +206,7 @@ class Shoe:
         try:
             self.link.open()
         except LinkDown as exc:
-            self.state = HostState.OFFLINE
+            self._enter(HostState.OFFLINE)
             raise LinkLost(str(exc), self.machine, resumable=False, kind="link-lost") from None
         identity = self._query("identify")
         if identity["protocol"] != PROTOCOL_VERSION:
@@ -197,7 +225,7 @@ class Shoe:
 
     def close(self) -> None:
         self.link.close()
-        self.state = HostState.OFFLINE
+        self._enter(HostState.OFFLINE)
 
     def refresh(self) -> MachineSnapshot:
         """Ask for ``status``; the shoe's answer is authoritative for the host's state."""
@@ -233,59 +261,145 @@ class Shoe:
     def retransmits(self) -> int:
         return self.counters.retransmits
 
-    # -- state machine ------------------------------------------------------------------------
+    # -- the host's view of the machine --------------------------------------------------------
 
     def _enter(self, new: HostState) -> None:
-        if new in (HostState.CONNECTING, HostState.OFFLINE):
-            self.state = new
-            return
+        """The one way the host state changes: only along ``TRANSITIONS``."""
         if new not in TRANSITIONS[self.state]:
             raise ProtocolError(
                 f"shoe state cannot go from {self.state.value} to {new.value}", self.machine,
                 resumable=False, kind="bad-transition")
         self.state = new
 
-    # -- queries ------------------------------------------------------------------------------
+    # -- one exchange: send, await, retransmit, back off, link down, resync ---------------------
 
     def _query(self, name: str) -> Message:
-        """Send a query until its answer comes; queries change nothing, so resending is safe."""
-        block = encode_block(self._seq, command(name).encode())
-        retransmit = self.timing.retransmit_initial
-        last_valid = time.monotonic()
-        self._send(block)
-        next_send = time.monotonic() + retransmit
+        """Ask until the answer comes; queries change nothing, so asking again is safe."""
+        query = command(name)
+        block = encode_block(self._seq, query.encode())
+        return self._run(_Exchange(self._seq, query, block, Phase.AWAIT_ANSWER, block,
+                                   time.monotonic()))
+
+    def _run(self, ex: _Exchange) -> Message:
+        """The one retransmit loop: wait for a block until ``next_send``, then act on it."""
+        ex.backoff_s = self.timing.retransmit_initial
+        self._send_out(ex, ex.out, ex.backoff_s)
         while True:
             try:
-                received = self.link.receive(next_send)
+                received = self.link.receive(ex.next_send)
             except LinkDown:
-                self._check_alive(last_valid, time.monotonic())
-                self._reopen(last_valid)
-                self._send(block)
-                next_send = time.monotonic() + retransmit
+                self._check_alive(ex.last_valid, time.monotonic())
+                self._move(ex, Phase.LINK_DOWN)
+                self._reopen(ex.last_valid)
+                # Whether an action was carried out while the port was down only the shoe's
+                # status can tell; a query is simply asked again.
+                self._ask(ex, ex.block if ex.is_query else self._status_block(ex))
                 continue
             now = time.monotonic()
             if received is None:
-                self._check_alive(last_valid, now)
-                retransmit = min(retransmit * 2, self.timing.retransmit_max)
-                self.counters.retransmits += 1
-                self._send(block)
-                next_send = now + retransmit
+                self._check_alive(ex.last_valid, now)
+                self._on_timeout(ex)
                 continue
             message = self._decode(received)
-            if message is None:
-                # A pure ack proves the shoe is there; a block we cannot decode does not
-                # (on loop:// it is our own query coming back).
-                last_valid = now if received.is_pure_ack else last_valid
+            if received.payload and message is None:
+                # Not a block the shoe sends (on loop:// it is our own block coming back).
                 continue
-            last_valid = now
-            if message.name == "event":
-                self._machine_event(message, received.seq)
-                continue
-            if message.name == ("identity" if name == "identify" else "status"):
-                self._seq = received.seq
-                if message.name == "status":
-                    self._adopt_status(message, received.seq)
+            ex.last_valid = now
+            result = self._on_block(ex, received, message)
+            if result is not None:
+                self._move(ex, Phase.ANSWERED)
+                return result
+
+    def _move(self, ex: _Exchange, phase: Phase) -> None:
+        """The one way an exchange changes phase: only along ``PHASES``."""
+        if phase not in PHASES[ex.phase]:
+            raise ProtocolError(
+                f"{ex.message.name} exchange cannot go from {ex.phase.value} to {phase.value}",
+                self.machine, resumable=False, kind="bad-transition")
+        ex.phase = phase
+
+    def _send_out(self, ex: _Exchange, block: bytes, wait_s: float) -> None:
+        """Send ``block`` (again) and wait ``wait_s`` for what answers it."""
+        ex.out = block
+        self._send(block)
+        ex.next_send = time.monotonic() + wait_s
+
+    def _on_timeout(self, ex: _Exchange) -> None:
+        self.counters.retransmits += 1
+        if ex.phase in _BACKING_OFF:
+            ex.backoff_s = min(ex.backoff_s * 2, self.timing.retransmit_max)
+            self._send_out(ex, ex.out, ex.backoff_s)
+        else:
+            # Acknowledged but no result in time: the same bytes again make the shoe repeat
+            # its cached result (or acknowledge again if the card is still moving).
+            self._send_out(ex, ex.block, self.timing.action_result[ex.message.name])
+
+    def _ask(self, ex: _Exchange, block: bytes) -> None:
+        """Send a query (the exchange's own, or a status mid-action) with a fresh back-off."""
+        self._move(ex, Phase.AWAIT_ANSWER)
+        ex.backoff_s = self.timing.retransmit_initial
+        self._send_out(ex, block, ex.backoff_s)
+
+    def _status_block(self, ex: _Exchange) -> bytes:
+        self.counters.resyncs += 1
+        return encode_block(ex.seq, command("status").encode())
+
+    def _await_result(self, ex: _Exchange) -> None:
+        self._move(ex, Phase.AWAIT_RESULT)
+        ex.next_send = time.monotonic() + self.timing.action_result[ex.message.name]
+
+    def _send_action(self, ex: _Exchange, seq: int | None = None) -> None:
+        """Send the action again; as a new block numbered ``seq`` only when the shoe provably
+        did not act on the old one (it restarted, or expects another sequence)."""
+        if seq is not None:
+            ex.seq, ex.block = seq, encode_block(seq, ex.message.encode())
+            ex.last_valid = time.monotonic()
+            ex.backoff_s = self.timing.retransmit_initial
+        self._move(ex, Phase.AWAIT_ACK)
+        ex.unanswered_acks = 0
+        self._send_out(ex, ex.block, ex.backoff_s)
+
+    def _on_block(self, ex: _Exchange, received: Block, message: Message | None
+                  ) -> Message | None:
+        if message is not None and message.name == "event":
+            if self._machine_event(message, received.seq) and not ex.is_query:
+                self._ask(ex, self._status_block(ex))
+            return None
+        if ex.is_query:
+            wanted = "identity" if ex.message.name == "identify" else "status"
+            if message is None or message.name != wanted:
+                return None
+            self._seq = received.seq
+            if message.name == "status":
+                self._adopt_status(message, received.seq)
+            return message
+        if ex.phase is Phase.AWAIT_ANSWER:
+            if message is not None and message.name == "status":
+                return self._settle(ex, message, received.seq)
+            return None
+        if message is not None:
+            if message.name in ("done", "fault") and message["action_seq"] == ex.seq \
+                    and message["action"] == ex.message.spec.id:
                 return message
+            if message.name in ("identity", "status") and self._boot_id is not None \
+                    and message["boot_id"] != self._boot_id:
+                self._ask(ex, self._status_block(ex))
+            return None
+        if received.seq == seq_add(ex.seq, 1):
+            if ex.phase is Phase.AWAIT_ACK:
+                self._await_result(ex)
+        elif received.seq != ex.seq:
+            # The shoe expects a sequence that is neither this block nor the next: it reset,
+            # or this is a stale acknowledgement. Only its status can tell.
+            self._ask(ex, self._status_block(ex))
+        else:
+            # A shoe that keeps expecting this very SEQ without acting may have restarted
+            # and be waiting for an identify (PROTOCOL.md §2).
+            ex.unanswered_acks += 1
+            if ex.unanswered_acks >= UNANSWERED_ACKS_BEFORE_STATUS:
+                ex.unanswered_acks = 0
+                self._ask(ex, self._status_block(ex))
+        return None
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -300,17 +414,12 @@ class Shoe:
         if rule.running is not None:
             self._enter(rule.running)
         self.counters.actions += 1
-        pending = self._pending(self._seq, message)
-        while True:
-            try:
-                result = self._exchange(pending)
-                break
-            except _Resend as resend:
-                pending = self._pending(resend.seq, message)
-                self._back_to_running(message)
-        self._seq = seq_add(pending.seq, 1)
+        block = encode_block(self._seq, message.encode())
+        ex = _Exchange(self._seq, message, block, Phase.AWAIT_ACK, block, time.monotonic())
+        result = self._run(ex)
+        self._seq = seq_add(ex.seq, 1)
         if result.name == "fault":
-            self._raise_fault(pending, result)
+            self._raise_fault(ex, result)
         if message.name == "route":
             self._counts_this_boot[result["arg1"]] = result["arg2"]
         if rule.after is not None:
@@ -335,145 +444,53 @@ class Shoe:
         if running is not None and running in TRANSITIONS[self.state]:
             self._enter(running)
 
-    def _pending(self, seq: int, message: Message) -> _Pending:
-        return _Pending(seq, message, encode_block(seq, message.encode()))
-
-    def _exchange(self, pending: _Pending) -> Message:
-        """Send the action until its result comes back; return ``done`` or ``fault``."""
-        last_valid = time.monotonic()
-        pending.retransmit_s = self.timing.retransmit_initial
-        self._send(pending.block)
-        pending.next_send = time.monotonic() + pending.retransmit_s
-        while True:
-            try:
-                received = self.link.receive(pending.next_send)
-            except LinkDown:
-                self._check_alive(last_valid, time.monotonic())
-                self._reopen(last_valid)
-                self._ask_status(pending)
-                continue
-            now = time.monotonic()
-            if received is None:
-                self._check_alive(last_valid, now)
-                self._on_timeout(pending, now)
-                continue
-            if received.payload and self._decode(received) is None:
-                continue
-            last_valid = now
-            result = self._on_block(pending, received)
-            if result is not None:
-                return result
-
-    def _on_timeout(self, pending: _Pending, now: float) -> None:
-        self.counters.retransmits += 1
-        if pending.want_status:
-            pending.retransmit_s = min(pending.retransmit_s * 2, self.timing.retransmit_max)
-            self._send(pending.status_block)
-            pending.next_send = now + pending.retransmit_s
-        elif not pending.acked:
-            pending.retransmit_s = min(pending.retransmit_s * 2, self.timing.retransmit_max)
-            self._send(pending.block)
-            pending.next_send = now + pending.retransmit_s
-        else:
-            # Acknowledged but no result in time: the same bytes again make the shoe repeat
-            # its cached result (or acknowledge again if the card is still moving).
-            self._send(pending.block)
-            pending.next_send = now + self.timing.action_result[pending.message.name]
-
-    def _on_block(self, pending: _Pending, received: Block) -> Message | None:
-        message = self._decode(received) if received.payload else None
-        if message is not None:
-            if message.name in ("done", "fault") and message["action_seq"] == pending.seq \
-                    and message["action"] == pending.message.spec.id and not pending.want_status:
-                return message
-            if message.name == "event":
-                if self._machine_event(message, received.seq):
-                    self._ask_status(pending)
-                return None
-            if message.name == "status" and pending.want_status:
-                return self._settle(pending, message, received.seq)
-            if message.name in ("identity", "status") and self._boot_id is not None \
-                    and message["boot_id"] != self._boot_id:
-                self._ask_status(pending)
-            return None
-        if received.seq == seq_add(pending.seq, 1):
-            if not pending.acked:
-                pending.acked = True
-                pending.next_send = (time.monotonic()
-                                     + self.timing.action_result[pending.message.name])
-        elif pending.want_status:
-            pass
-        elif received.seq != pending.seq:
-            # The shoe expects a sequence that is neither this block nor the next: it reset,
-            # or this is a stale acknowledgement. Only its status can tell.
-            self._ask_status(pending)
-        else:
-            # A shoe that keeps expecting this very SEQ without acting may have restarted
-            # and be waiting for an identify (PROTOCOL.md §2).
-            pending.unanswered_acks += 1
-            if pending.unanswered_acks >= UNANSWERED_ACKS_BEFORE_STATUS:
-                pending.unanswered_acks = 0
-                self._ask_status(pending)
-        return None
-
-    def _ask_status(self, pending: _Pending) -> None:
-        self.counters.resyncs += 1
-        pending.want_status = True
-        pending.status_block = encode_block(pending.seq, command("status").encode())
-        pending.retransmit_s = self.timing.retransmit_initial
-        self._send(pending.status_block)
-        pending.next_send = time.monotonic() + pending.retransmit_s
-
-    def _settle(self, pending: _Pending, status: Message, shoe_seq: int) -> Message | None:
-        """Decide from ``status`` what became of the pending action (PROTOCOL.md §2, §4)."""
-        pending.want_status = False
+    def _settle(self, ex: _Exchange, status: Message, shoe_seq: int) -> Message | None:
+        """Decide from ``status`` what became of the action (PROTOCOL.md §2, §4)."""
         rebooted = status["boot_id"] != self._boot_id
         self._adopt_status(status, shoe_seq)
         if rebooted:
-            return self._settle_after_reset(pending, shoe_seq)
-        if shoe_seq == seq_add(pending.seq, 1):
-            pending.acked = True
+            return self._settle_after_reset(ex)
+        if shoe_seq == seq_add(ex.seq, 1):
             if status["state"] in (MachineState.FEEDING, MachineState.ROUTING):
-                pending.next_send = (time.monotonic()
-                                     + self.timing.action_result[pending.message.name])
+                self._await_result(ex)
                 return None
             # Finished: the same block makes the shoe send its cached result again.
-            self._send(pending.block)
-            pending.next_send = time.monotonic() + self.timing.retransmit_initial
+            self._move(ex, Phase.AWAIT_RESULT)
+            self._send_out(ex, ex.block, self.timing.retransmit_initial)
             return None
-        if shoe_seq == pending.seq:
+        if shoe_seq == ex.seq:
             # Not accepted: perhaps a restart this host has already seen but not yet
             # answered with an identify (it may have been noticed by a status query).
-            pending.acked = False
-            if self._identify_if_restarted():
-                raise _Resend(self._seq)
-            self._back_to_running(pending.message)
-            self._send(pending.block)
-            pending.next_send = time.monotonic() + pending.retransmit_s
+            renumbered = self._seq if self._identify_if_restarted() else None
+            self._back_to_running(ex.message)
+            self._send_action(ex, renumbered)
             return None
-        raise _Resend(shoe_seq)
+        self._back_to_running(ex.message)
+        self._send_action(ex, shoe_seq)
+        return None
 
-    def _settle_after_reset(self, pending: _Pending, shoe_seq: int) -> Message | None:
+    def _settle_after_reset(self, ex: _Exchange) -> Message | None:
         """The shoe restarted and forgot the action; the sensors say what physically happened."""
-        name = pending.message.name
+        name = ex.message.name
         at_station = self.machine.card_at_station
-        spec_id = pending.message.spec.id
+        spec_id = ex.message.spec.id
         if name == "feed" and at_station:
-            return _synthetic_done(pending.seq, spec_id)
+            return _synthetic_done(ex.seq, spec_id)
         if name == "clear_counts":
-            return _synthetic_done(pending.seq, spec_id)
+            return _synthetic_done(ex.seq, spec_id)
         # A restarted shoe acts on nothing until it has been identified (PROTOCOL.md §2), so
         # the old block, should it still be on the wire, cannot feed or drop a card again.
         self._identify_if_restarted()
-        shoe_seq = self._seq
         if name == "route" and not at_station:
-            pocket = POCKET_NAMES[pending.message["pocket"]]
+            pocket = POCKET_NAMES[ex.message["pocket"]]
             raise UncertainDelivery(
                 f"the shoe reset while routing a card to pocket {pocket}: the card left the read "
                 f"station but no pocket counted it. Look at the top card of pocket {pocket} and "
                 "at the router; put the card in pocket " + pocket + " if it is not there, then "
                 "resume", self.machine, f"pocket {pocket}", kind="uncertain-delivery")
-        raise _Resend(shoe_seq)
+        self._back_to_running(ex.message)
+        self._send_action(ex, self._seq)
+        return None
 
     # -- what the shoe tells ------------------------------------------------------------------
 
@@ -516,12 +533,12 @@ class Shoe:
                       f"event:{self._boot_id}:{shoe_seq}:{code}:{message['arg']}")
         return False
 
-    def _raise_fault(self, pending: _Pending, result: Message) -> None:
+    def _raise_fault(self, ex: _Exchange, result: Message) -> None:
         self.refresh()
-        error = fault_from_code(result["code"], result["where"], pending.message.name,
+        error = fault_from_code(result["code"], result["where"], ex.message.name,
                                 self.machine)
         self.on_event(MachineFault(error.kind, error.message, self.machine.state),
-                      f"fault:{self._boot_id}:{pending.seq}")
+                      f"fault:{self._boot_id}:{ex.seq}")
         error.reported = True
         if result["code"] == FaultCode.BAD_STATE:
             error.resumable = False
@@ -563,7 +580,7 @@ class Shoe:
                 return
             except LinkDown as exc:
                 if time.monotonic() - last_valid > self.timing.link_lost_after:
-                    self.state = HostState.OFFLINE
+                    self._enter(HostState.OFFLINE)
                     raise LinkLost(f"{exc}; gave up after {self.timing.link_lost_after:g} s",
                                    self.machine, resumable=True, kind="link-lost") from None
 

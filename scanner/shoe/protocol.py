@@ -1,26 +1,33 @@
 """The shoe's wire protocol (firmware/PROTOCOL.md, version 1): blocks, CRC and message tables.
 
-Every number here mirrors a table in PROTOCOL.md; the messages, states, flags, fault codes and
-events are data, so the driver, the simulator and the tests all read the same tables.
+The numbers live in one table, ``protocol.json`` beside this module: the messages, states,
+flags, fault codes and events. This module reads it; the firmware's ``core/protocol.h`` is
+written from it at build time (``firmware/tools/protocol_h.py``), and the tests check it
+against PROTOCOL.md. So the driver, the simulator, the firmware and the tests read one table.
 """
 
 from __future__ import annotations
 
 import binascii
+import json
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from pathlib import Path
 
-PROTOCOL_VERSION = 1
-BAUDRATE = 115200
-SYNC = 0x7E
-HEADER_LEN = 2  # LEN, SEQ
-TRAILER_LEN = 3  # CRC hi, CRC lo, SYNC
+SPEC_PATH = Path(__file__).with_name("protocol.json")
+SPEC: Mapping = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+
+PROTOCOL_VERSION: int = SPEC["version"]
+BAUDRATE: int = SPEC["baudrate"]
+SYNC = int(SPEC["block"]["sync"], 16)
+HEADER_LEN: int = SPEC["block"]["header"]  # LEN, SEQ
+TRAILER_LEN: int = SPEC["block"]["trailer"]  # CRC hi, CRC lo, SYNC
 MIN_BLOCK = HEADER_LEN + TRAILER_LEN
-MAX_BLOCK = 64
+MAX_BLOCK: int = SPEC["block"]["max"]
 MAX_PAYLOAD = MAX_BLOCK - MIN_BLOCK
-POCKET_NAMES = ("N", "E", "S", "W")
+POCKET_NAMES: tuple[str, ...] = tuple(SPEC["pockets"])
 # After this much silence the next byte starts a block (PROTOCOL.md §2); a byte takes 87 µs.
 SILENCE_S = 0.020
 
@@ -149,29 +156,12 @@ class MessageSpec:
         return 1 + struct.calcsize(">" + self.layout)
 
 
-MESSAGES: tuple[MessageSpec, ...] = (
-    MessageSpec(0x01, "identify", Kind.QUERY),
-    MessageSpec(0x02, "status", Kind.QUERY),
-    MessageSpec(0x10, "feed", Kind.ACTION),
-    MessageSpec(0x11, "route", Kind.ACTION, ("pocket",), "B"),
-    MessageSpec(0x12, "clear_counts", Kind.ACTION),
-    MessageSpec(0x13, "resume", Kind.ACTION),
-    MessageSpec(
-        0x81, "identity", Kind.ANSWER,
-        ("fw_major", "fw_minor", "fw_patch", "protocol", "pockets", "hopper_capacity",
-         "path_width_mm", "max_card_length_mm", "boot_id"),
-        "8BH",
-    ),
-    MessageSpec(
-        0x82, "status", Kind.ANSWER,
-        ("state", "flags", "count_N", "count_E", "count_S", "count_W", "last_action_seq",
-         "last_result", "fault_where", "boot_id"),
-        "9BH",
-    ),
-    MessageSpec(0x90, "done", Kind.ANSWER, ("action_seq", "action", "arg1", "arg2"), "4B"),
-    MessageSpec(0x91, "fault", Kind.ANSWER, ("action_seq", "action", "code", "where"), "4B"),
-    MessageSpec(0xA0, "event", Kind.ANSWER, ("code", "arg"), "2B"),
-)
+_LAYOUT = {"u8": "B", "u16": "H"}
+MESSAGES: tuple[MessageSpec, ...] = tuple(
+    MessageSpec(int(m["id"], 16), m["name"], Kind(m["kind"]),
+                tuple(name for name, _ in m.get("args", ())),
+                "".join(_LAYOUT[kind] for _, kind in m.get("args", ())))
+    for m in SPEC["messages"])
 MESSAGE_BY_ID: dict[int, MessageSpec] = {m.id: m for m in MESSAGES}
 # Names are unique per direction; "status" is both a query and its answer.
 COMMANDS: dict[str, MessageSpec] = {m.name: m for m in MESSAGES if m.kind is not Kind.ANSWER}
@@ -235,51 +225,24 @@ def decode_message(payload: bytes, *, from_host: bool) -> Message:
     return Message(spec, dict(zip(spec.fields, values, strict=True)))
 
 
-class MachineState(IntEnum):
-    """``status.state``."""
-
-    IDLE = 0
-    FEEDING = 1
-    AT_STATION = 2
-    ROUTING = 3
-    FAULT = 4
+def _codes(name: str, table: Mapping[str, int], doc: str) -> type[IntEnum]:
+    codes = IntEnum(name, {key.upper(): value for key, value in table.items()})
+    codes.__doc__ = doc
+    codes.__module__ = __name__
+    return codes
 
 
-class Flag(IntEnum):
-    """Bit numbers of ``status.flags``."""
+MachineState = _codes("MachineState", SPEC["states"], "``status.state``.")
+Flag = _codes("Flag", SPEC["flag_bits"], "Bit numbers of ``status.flags``.")
+FaultCode = _codes("FaultCode", SPEC["fault_codes"],
+                   "``fault.code`` and ``status.last_result`` (0 is success).")
+EventCode = _codes("EventCode", SPEC["events"],
+                   "``event.code``: unsolicited, best-effort news from the shoe.")
 
-    CARD_AT_STATION = 0
-    HOPPER_EMPTY = 1
-    DOOR_OPEN = 2
-    ESTOP = 3
-
-
-class FaultCode(IntEnum):
-    """``fault.code`` and ``status.last_result`` (0 is success)."""
-
-    OK = 0
-    JAM = 1
-    DOUBLE_FEED = 2
-    HOPPER_EMPTY = 3
-    DOOR_OPEN = 4
-    ESTOP = 5
-    BAD_STATE = 6
-    BAD_ARGUMENT = 7
-    UNKNOWN_COMMAND = 8
-
-
-class EventCode(IntEnum):
-    """``event.code``: unsolicited, best-effort news from the shoe."""
-
-    RESET = 1
-    DOOR_OPENED = 2
-    DOOR_CLOSED = 3
-    ESTOP_PRESSED = 4
-    ESTOP_RELEASED = 5
-
-
-JAM_WHERE: dict[int, str] = {0: "feed path", 1: "read station", 2: "router"}
-FIRST_POCKET_CHUTE = 3
+FIRST_POCKET_CHUTE: int = SPEC["jam_where"]["pocket_chute"]
+JAM_WHERE: dict[int, str] = {value: key.replace("_", " ")
+                             for key, value in SPEC["jam_where"].items()
+                             if value != FIRST_POCKET_CHUTE}
 
 
 def describe_jam_where(where: int) -> str:

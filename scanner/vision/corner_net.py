@@ -27,8 +27,11 @@ from .glyphs import GlyphModel
 
 NET_PATH = Path(__file__).with_name("corner_net.onnx")
 
-WINDOW = (56, 84)  # width, height in canonical pixels: the index and a little around it
-NET_INPUT = (32, 48)  # width, height the window is shrunk to
+# Width, height in canonical pixels: the index and a little around it. Printed decks carry
+# a rank and suit reaching down to 30% of the card's height (a standard poker index), so
+# the window reaches 31%.
+WINDOW = (72, 112)
+NET_INPUT = (36, 56)  # width, height the window is shrunk to
 NONE = "none"  # no rank glyph / no suit: a blank corner, a joker, a back, foreign ink
 # Glyph labels ("r:V" is a French jack or a Dutch queen) as ``glyphs`` names them.
 RANK_LABELS: tuple[str, ...] = (
@@ -90,7 +93,7 @@ def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
     if any(window.shape[:2] != WINDOW[::-1] for window in windows):
         raise ValueError(f"corner windows must be {WINDOW[0]}×{WINDOW[1]} pixels")
     # Stacked top to bottom, the windows shrink in one area resize, and each comes out as
-    # its own resize would: the scale is 1.75 either way, so every window's rows start
+    # its own resize would: the scale is 2 either way, so every window's rows start
     # afresh at a whole output row.
     tall = cv2.resize(np.concatenate(windows), (w, h * len(windows)),
                       interpolation=cv2.INTER_AREA)
@@ -104,6 +107,7 @@ def net_input(windows: Sequence[np.ndarray]) -> np.ndarray:
     return np.clip(ink, -0.5, 1.0).transpose(0, 3, 1, 2).copy()
 
 
+BATCH = 1024  # windows the net reads at once
 VIEWS = ("station", "card")  # the read station's frames; any rectified card (table, photo)
 
 
@@ -168,8 +172,15 @@ class CornerReader:
 
     def logits(self, windows: Sequence[np.ndarray]) -> np.ndarray:
         """N×(ranks + suits) raw outputs of the net for these corner windows."""
-        self.net.setInput(net_input(windows))
-        return np.asarray(self.net.forward()).reshape(len(windows), -1)
+        outputs = len(RANK_LABELS) + len(SUIT_LABELS)
+        if not windows:
+            return np.empty((0, outputs), np.float32)
+        # In batches: OpenCV's engine cannot hand back a very large batch's output whole.
+        parts = []
+        for start in range(0, len(windows), BATCH):
+            self.net.setInput(net_input(windows[start:start + BATCH]))
+            parts.append(np.array(self.net.forward(), np.float32).reshape(-1, outputs))
+        return np.concatenate(parts)
 
     def probabilities(self, windows: Sequence[np.ndarray], temperature: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray]:

@@ -327,16 +327,41 @@ def read_station_card(card_img: np.ndarray, profile: DeckProfile | None = None,
     return _read([card_img], profile, letters, reader, "station")[0]
 
 
+# A corner shows an index when the net gives less than this to "no rank" and to "no suit".
+INDEX_SEEN = 0.5
+
+
+def indices_seen(cards: Sequence[np.ndarray], reader: CornerReader, both: bool = True
+                 ) -> list[bool]:
+    """Per canonical card, whether both corners (``both``; else either) show an index,
+    rank and suit: evidence no back can show, however textured a court's picture is."""
+    if not cards:
+        return []
+    rank_probs, suit_probs = reader.probabilities(
+        [w for card in cards for w in corner_windows(card)])
+    seen = ((rank_probs[:, RANK_LABELS.index(NONE)] < INDEX_SEEN)
+            & (suit_probs[:, SUIT_LABELS.index(NONE)] < INDEX_SEEN))
+    per_card = seen.reshape(len(cards), 2)
+    return [bool(v) for v in (per_card.all(axis=1) if both else per_card.any(axis=1))]
+
+
 def _read(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None, letters: str | None,
           reader: CornerReader | None, view: str) -> list[Reading]:
+    """A card is a back only when its middle is textured all over, as a back's motif is,
+    and its corners show no index; a court card's picture is textured too, but its
+    corners carry its index."""
+    reader = reader or default_reader()
     cards = [canonical(img) for img in card_imgs]
-    backs = [back_confidence(card) for card in cards]
+    textured = [back_confidence(card) for card in cards]
+    asked = [i for i, back in enumerate(textured) if back >= THRESHOLD]
+    indexed = dict(zip(asked, indices_seen([cards[i] for i in asked], reader), strict=True))
+    backs = [textured[i] if not indexed.get(i, True) else 0.0 for i in range(len(cards))]
     faces = [card for card, back in zip(cards, backs, strict=True) if back < THRESHOLD]
     if profile is not None:
         named = [profile.read(card, letters) for card in faces]
     else:
         meanings(RANK_LABELS, letters)  # an unknown letter set is refused even with no face
-        named = _faces(faces, reader or default_reader(), letters, view)
+        named = _faces(faces, reader, letters, view)
     out, k = [], 0
     for back in backs:
         if back >= THRESHOLD:

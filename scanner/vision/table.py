@@ -19,6 +19,7 @@ once, decides face, back, or abstain.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -27,10 +28,11 @@ import cv2
 import numpy as np
 
 from ..cards import Card
-from .corner_net import CornerReader
+from .corner_net import CornerReader, default_reader
 from .glare import glare_outlines
 from .image_io import bgr_frame
-from .index import CANONICAL_SIZE
+from .index import CANONICAL_SIZE, canonical
+from .indices import find_index_corners
 from .levels import median, percentiles
 from .profile import DeckProfile
 from .quads import (
@@ -49,9 +51,9 @@ from .quads import (
     region_around,
     side_lengths,
 )
-from .reading import Reading, read_card_images
+from .reading import Reading, indices_seen, read_card_images
 from .sides import crossings, fit_sides
-from .station import read_station
+from .station import locate_station_card, read_station
 
 LOCATE_MAX_SIDE = 640
 CARD_ASPECTS = (57 / 89, 63 / 89)
@@ -87,14 +89,17 @@ RECTIFIED_HEIGHT = 356  # 4 px/mm: enough for any reader, and the reader resizes
 class Detection:
     """One card found on the table: what the reader made of it and where it lies.
 
-    ``outline`` is four (x, y) points in the photo's pixels, clockwise on screen,
-    starting at a corner of one of the card's short sides.
+    ``outline`` is four (x, y) points in the photo's pixels, clockwise on screen: the
+    card's outline, starting at a corner of one of its short sides (``seen`` "card"), or,
+    for a card overlapped so that only its index shows, the index's corner window,
+    starting at its top left as the card stands (``seen`` "corner").
     """
 
     face: str
     card: Card | None
     confidence: float
     outline: np.ndarray
+    seen: str = "card"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -102,6 +107,7 @@ class Detection:
             "card": None if self.card is None else str(self.card),
             "confidence": round(float(self.confidence), 4),
             "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline],
+            "seen": self.seen,
         }
 
 
@@ -576,36 +582,88 @@ def _card_region(image: np.ndarray, outline: np.ndarray, height: int
 
 
 def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
-               letters: str | None = None, *, reader: CornerReader | None = None
-               ) -> list[Detection]:
-    """Every card lying in the photo: face up with rank and suit, face down, or abstained.
+               letters: str | None = None, *, reader: CornerReader | None = None,
+               copies: int = 1) -> list[Detection]:
+    """Every card lying in the photo: face up with rank and suit, face down, or abstained;
+    and every card overlapped so that only its index corner shows (a fanned hand, a meld
+    laid in a row), named once (``copies``: how many of each card the deck holds).
 
     An abstention is still a detection (``card`` None): a card is there and nobody knows
     which, which the table must hear rather than miss. ``profile``, ``letters`` and
-    ``reader`` are as for ``reading.read_card_images``, which reads all the frame's cards
-    in one call.
+    ``reader`` are as for ``reading.read_card_images``, which reads all the frame's whole
+    cards in one call.
     """
     frame = bgr_frame(frame)
     outlines = [portrait(outline) for outline in locate_cards(frame)]
     cards = [rectify(frame, outline, CANONICAL_SIZE) for outline in outlines]
     readings = read_card_images(cards, profile=profile, letters=letters, reader=reader)
-    return [Detection(r.face, r.card, r.confidence, outline)
-            for r, outline in zip(readings, outlines, strict=True)]
+    found = [Detection(r.face, r.card, r.confidence, outline)
+             for r, outline in zip(readings, outlines, strict=True)]
+    named = Counter(d.card for d in found if d.card is not None)
+    known = [d.outline for d in found if d.card is not None or d.face == "down"]
+    for hit in find_index_corners(frame, letters, copies, reader=reader, known=known):
+        if named[hit.card] >= copies:
+            continue
+        named[hit.card] += 1
+        found.append(Detection("up", hit.card, hit.score, hit.corner, "corner"))
+    return found
 
 
 def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
-                     letters: str | None = None) -> Reading:
-    """Read a photo of one card: a read-station frame, or one card lying on a table.
+                     letters: str | None = None, *, reader: CornerReader | None = None
+                     ) -> Reading:
+    """Read a picture of one card: a read-station frame, one card lying on a table, or a
+    tight crop that the card fills.
 
-    The largest card the table locator finds is read. A frame where it finds none is
-    handed to the read station, whose dark window it may be; that answers ``none`` for
-    an empty window.
+    The largest card the table locator finds is read; a frame where it finds none is
+    handed to the read station, whose dark window it may be. Where neither names a card,
+    the picture itself is read as the card, as a tight crop is (turned portrait); and
+    failing that, the card's index corners are looked for anywhere in the picture
+    (``indices``), which must all name one card.
     """
     photo = bgr_frame(photo)
     outlines = locate_cards(photo)
-    if not outlines:
-        return read_station(photo, profile, letters)
-    largest = max(outlines, key=lambda o: cv2.contourArea(o.reshape(-1, 1, 2)))
-    [reading] = read_card_images([rectify(photo, largest, CANONICAL_SIZE)], profile=profile,
-                                 letters=letters)
-    return reading
+    share = 0.0
+    if outlines:
+        largest = max(outlines, key=lambda o: cv2.contourArea(o.reshape(-1, 1, 2)))
+        share = cv2.contourArea(largest.reshape(-1, 1, 2)) / float(photo.size // 3)
+        [found] = read_card_images([rectify(photo, largest, CANONICAL_SIZE)],
+                                   profile=profile, letters=letters, reader=reader)
+    else:
+        found = read_station(photo, profile, letters, reader=reader)
+        corners = locate_station_card(photo)
+        if corners is not None:
+            share = cv2.contourArea(corners.reshape(-1, 1, 2)) / float(photo.size // 3)
+    if found.card is not None:
+        return found
+    picture = _as_portrait(photo)
+    [whole] = read_card_images([picture], profile=profile, letters=letters, reader=reader)
+    if whole.card is not None:
+        return whole
+    if (found.face == "down" and share >= FRAME_SHARE
+            and indices_seen([canonical(picture)], reader or default_reader(), both=False)[0]):
+        # What the locator took for a back is a court card's framed picture, much of a
+        # crop whose corners show an index: a face, unread.
+        return whole
+    if found.face != "down":
+        # No outline read (a pale table, a card half in shadow): its index corners may
+        # still show. One card named by every corner found is that card; two are not one
+        # card's picture.
+        named = {hit.card: hit.score for hit in find_index_corners(
+            photo, letters, reader=reader)}
+        if profile is None and len(named) == 1:
+            [(card, score)] = named.items()
+            return Reading("up", card, score)
+    return found
+
+
+# Share of a picture, at least, that a court card's framed picture takes in a tight crop of
+# the card; a card lying on a table in a photo mostly takes less.
+FRAME_SHARE = 0.2
+
+
+def _as_portrait(picture: np.ndarray) -> np.ndarray:
+    """A picture turned a quarter so it is taller than wide, as a card stands."""
+    if picture.shape[1] > picture.shape[0]:
+        return cv2.rotate(picture, cv2.ROTATE_90_CLOCKWISE)
+    return picture

@@ -1,5 +1,6 @@
 """The hand-shape nulls are exact combinatorics: they agree with brute force on a small deck
-and reproduce the published bridge and pinochle figures (reference/shuffle-statistics.md)."""
+and reproduce the published bridge and pinochle figures (hand-pattern tables; Pavlicek's
+freakness)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The dealing-order nulls are exact: they agree with brute force on small decks and
-reproduce the published figures for a 52-card deck (reference/shuffle-statistics.md)."""
+reproduce the published figures for a 52-card deck (Bayer & Diaconis 1992, rising sequences)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from scanner.bridge.board import (
 from scanner.cards import ALL_CARDS, Seat, parse_card
 
 V = Vulnerability
-# reference/bridge-boards.md, board mod 16 from 0 (board 16) to 15.
+# Laws of Duplicate Bridge 2017, Law 2: board mod 16 from 0 (board 16) to 15.
 REFERENCE = [V.EW, V.NONE, V.NS, V.EW, V.ALL, V.NS, V.EW, V.ALL,
              V.NONE, V.EW, V.ALL, V.NONE, V.NS, V.ALL, V.NONE, V.NS]
 

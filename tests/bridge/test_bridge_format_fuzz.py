@@ -4,16 +4,17 @@ dealing machine loses the operator's place; a damage report names the board to l
 from __future__ import annotations
 
 import tempfile
+from argparse import ArgumentTypeError
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scanner.bridge.cli_io import parse_board_numbers
+from scanner.app.arguments import board_numbers
 from scanner.bridge.formats import FORMATS, load
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "deal-convert"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "deal-convert"
 
 
 def read_any(data: bytes, ext: str) -> None:
@@ -80,5 +81,5 @@ def test_digits_that_are_not_ascii_are_damage_not_a_crash(tmp_path: Path) -> Non
 
 
 def test_board_range_with_non_ascii_digits_is_refused() -> None:
-    with pytest.raises(ValueError, match="--boards"):
-        parse_board_numbers("1-³²")
+    with pytest.raises(ArgumentTypeError, match="not a whole number"):
+        board_numbers("1-³²")

@@ -4,7 +4,6 @@ table's log filled with bridge deals, for the page tests and the latency bench."
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,8 +58,7 @@ def record_deals(db: Path, session: str, source: str,
 
 
 def chromium_launch_options() -> dict:
-    """How the page tests launch Debian's Chromium (tests/webui/browser_support.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "webui"))
-    from browser_support import CHROMIUM_ARGS, chromium_path
+    """How the page tests launch Debian's Chromium (scanner/app/browser.py)."""
+    from scanner.app.browser import CHROMIUM_ARGS, chromium_path
 
     return {"executable_path": chromium_path(), "headless": True, "args": CHROMIUM_ARGS}

@@ -45,13 +45,15 @@ def main() -> int:
     parser.add_argument("--pace", type=float, default=0.0, help="seconds between events")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--session", default="club-night")
+    parser.add_argument("--poll", type=float, default=0.02,
+                        help="the shipper's poll interval (the shipped default is 0.05)")
     args = parser.parse_args()
     shipper = None
     # "process" durability: an appended event survives SIGKILL, which is what the tests do,
     # without a disk sync per event for twenty tables on one test machine.
     with EventLog(args.db, session=args.session, durability="process") as log:
         shipper = Shipper(args.db, args.club, parse_token(args.token),
-                          poll_interval=0.02).start()
+                          poll_interval=args.poll).start()
         rng = random.Random(args.seed)
         for deal in range(args.deals):
             for i, event in enumerate(deal_events(rng, SEATS[deal % 4])):

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from firmware_wire import BUILD, FIRMWARE, ShoeTarget
+
+from scanner.app.firmware_wire import BUILD, FIRMWARE, ShoeTarget
 
 TOOLCHAIN = ("avr-gcc", "avr-size", "avr-objcopy", "cc", "make")
 EXECUTABLES = {"simavr": "shoe-sim", "native": "shoe-native"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from firmware_wire import FIRMWARE
+from scanner.app.firmware_wire import FIRMWARE
 
 
 def test_core_unit_tests_pass_on_the_host() -> None:

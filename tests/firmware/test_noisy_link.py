@@ -3,7 +3,7 @@ card still lands in the pocket it was routed to, once (PROTOCOL.md §2)."""
 
 from __future__ import annotations
 
-from firmware_wire import DONE, FEED, ROUTE, NoisyLink, ShoeTarget
+from scanner.app.firmware_wire import DONE, FEED, ROUTE, NoisyLink, ShoeTarget
 
 CARDS = ["AS", "KH", "TD", "QC", "9S", "8H", "7D", "6C", "5S", "4H", "3D", "2C"]
 

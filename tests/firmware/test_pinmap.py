@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from firmware_wire import FIRMWARE
+from scanner.app.firmware_wire import FIRMWARE
 
 PINMAP = FIRMWARE.parent / "hardware" / "PINMAP.md"
 

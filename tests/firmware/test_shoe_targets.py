@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from firmware_wire import (
+from scanner.app.firmware_wire import (
     CLEAR_COUNTS,
     DONE,
     EVENT,

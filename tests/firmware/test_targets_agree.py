@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from firmware_wire import (
+from scanner.app.firmware_wire import (
     CLEAR_COUNTS,
     DONE,
     EVENT,

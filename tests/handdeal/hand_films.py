@@ -43,7 +43,7 @@ def double_draw(script: DealScript, index: int) -> DealScript:
 
 
 # Scenarios the table camera need not film: what they show happens at the reading shoe.
-SHOE_ONLY = frozenset({"double-draw", "missing"})
+SHOE_ONLY = frozenset({"double-draw", "missing", "bridge"})
 # Scenarios filmed with the ArUco seat markers laid out, and watched with --markers.
 MARKED = frozenset({"miscount"})
 SCRIPTS: dict[str, Callable[[], DealScript]] = {
@@ -53,6 +53,8 @@ SCRIPTS: dict[str, Callable[[], DealScript]] = {
     "miscount": lambda: misdealt(right_deal(), 16, Seat.E),
     "double-draw": lambda: double_draw(right_deal(), 16),
     "missing": lambda: footage.with_draw(right_deal(), 30, None),
+    # Bridge, dealt by South: one card at a time, West first.
+    "bridge": lambda: footage.right_deal("bridge", Seat.S, SEED),
 }
 
 

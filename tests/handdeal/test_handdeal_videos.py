@@ -4,7 +4,9 @@ the verdict its fault earns, citing its rule (pinochle Setup & Deal)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import cv2
 from hand_films import EXPOSED, right_deal
 
 from scanner.cli import main
@@ -76,8 +78,28 @@ def test_a_double_draw_stops_the_deal_and_asks(film, capsys, tmp_path):
 
 
 def test_a_card_never_dealt_is_missing_and_the_deal_is_redealt(film, capsys, tmp_path):
+    # The reading shoe's film as a folder of frames, one file a frame.
     footage = film("missing")
-    result = watch(footage, capsys, tmp_path, table=False)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    capture = cv2.VideoCapture(str(footage.station))
+    n = 0
+    while (shot := capture.read())[0]:
+        cv2.imwrite(str(folder / f"{n:05d}.png"), shot[1])
+        n += 1
+    result = watch(replace(footage, station=folder), capsys, tmp_path, table=False)
     assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
     assert any("never dealt" in f["reason"] for f in result["findings"])
     assert sum(result["counts"].values()) == 47
+
+
+def test_a_bridge_deal_goes_one_card_at_a_time_clockwise_from_the_dealers_left(
+        film, capsys, tmp_path):
+    footage = film("bridge")
+    code = main(["watch", "--station", str(footage.station), "--game", "bridge",
+                 "--dealer", "S", "--db", str(tmp_path / "log.db")])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert (result["status"], result["rule"]) == ("ok", "Law 6B")
+    assert result["counts"] == {"N": 13, "E": 13, "S": 13, "W": 13}
+    assert same_hands(result, footage.truth)

@@ -1,4 +1,4 @@
-"""Meld, as the reference (shared/reference/pinochle.md) prices and shares it."""
+"""Meld, as common four-handed partnership pinochle prices and shares it."""
 
 from collections import Counter
 

@@ -21,9 +21,10 @@ from scanner.events import (
     TrumpNamed,
     Undo,
 )
+from scanner.live import ActionRefused, LiveTable
 from scanner.log import EventLog
+from scanner.pinochle.live_game import PinochleGame
 from scanner.pinochle.meld import evaluate
-from scanner.pinochle.session import TableSession
 from scanner.pinochle.table import GameError, TableState, apply, fold
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -276,19 +277,22 @@ def test_a_refused_event_in_a_log_is_kept_aside_and_the_replay_goes_on():
     assert state.hand.auction.calls[0].seat is E
 
 
+def live_table(path):
+    return LiveTable(lambda: EventLog(path, session="evening"), PinochleGame())
+
+
 def test_replaying_the_log_rebuilds_the_table_exactly(tmp_path):
     path = tmp_path / "table.sqlite"
-    with EventLog(path, session="evening") as log:
-        table = TableSession(log)
+    table = live_table(path)
+    try:
         for dealer in (N, E):
-            for event in full_hand(dealer):
-                table.command(event) if not isinstance(event, CardDelivered) \
-                    else table.observe(event)
-        for event in [*deal_events(HANDS, S), Bid(W, 22), Bid(N, 23)]:
-            table.observe(event)
-        live = table.state.to_dict()
+            table.record(full_hand(dealer))
+        table.record([*deal_events(HANDS, S), Bid(W, 22), Bid(N, 23)])
+        live = table.state.to_dict()  # folded one event at a time, as they came
+    finally:
+        table.close()
     with EventLog(path, session="evening") as log:
-        rebuilt = TableSession(log).state.to_dict()
+        rebuilt = fold(event for _, event in log.replay(session="evening")).to_dict()
     assert rebuilt == live
     assert (rebuilt["dealer"], rebuilt["hand"]["number"]) == ("S", 3)
     assert rebuilt["hand"]["auction"]["history"][-1] == {"seat": "N", "call": 23}
@@ -296,11 +300,13 @@ def test_replaying_the_log_rebuilds_the_table_exactly(tmp_path):
 
 
 def test_a_refused_command_is_not_logged(tmp_path):
+    table = live_table(tmp_path / "table.sqlite")
+    try:
+        before = table.record(dealt(N))
+        with pytest.raises(ActionRefused):
+            table.act("trump", {"suit": "S"})  # no declarer yet: the auction has not run
+        assert table.snapshot()[0] == before
+    finally:
+        table.close()
     with EventLog(tmp_path / "table.sqlite") as log:
-        table = TableSession(log)
-        for event in dealt(N):
-            table.observe(event)
-        before = log.last_seq()
-        with pytest.raises(GameError):
-            table.command(Bid(S, 20))
         assert log.last_seq() == before

@@ -155,7 +155,7 @@ def test_read_table_prints_face_card_confidence_and_a_four_point_outline(tmp_pat
     assert code == 0 and set(out) == {"file", "cards"}
     assert len(out["cards"]) == 3
     for found in out["cards"]:
-        assert set(found) == {"face", "card", "confidence", "outline"}
+        assert set(found) == {"face", "card", "confidence", "outline", "seen"}
         assert len(found["outline"]) == 4 and all(len(p) == 2 for p in found["outline"])
     faces = sorted((c["face"], c["card"] or "") for c in out["cards"])
     assert faces == [("down", ""), ("up", "7C"), ("up", "9H")]

@@ -36,8 +36,9 @@ def operator(app) -> FlaskClient:
 @pytest.fixture(scope="session")
 def browser():
     """Headless Debian Chromium driven by Playwright (no browser download, ever)."""
-    from browser_support import CHROMIUM_ARGS, chromium_path
     from playwright.sync_api import sync_playwright
+
+    from scanner.app.browser import CHROMIUM_ARGS, chromium_path
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path(), headless=True,

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import running_server
 
+from scanner.app.browser import running_server
 from scanner.cards import Seat, parse_card
 from scanner.events import CardDelivered, CardRead, HandStarted
 from scanner.handdeal.deal import DealStopped, HandDeal

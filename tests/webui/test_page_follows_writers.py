@@ -16,8 +16,8 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from browser_support import running_server
 
+from scanner.app.browser import running_server
 from scanner.cards import PINOCHLE_48, Seat
 from scanner.events import HandStarted
 from scanner.live import LiveTable

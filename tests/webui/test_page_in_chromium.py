@@ -7,7 +7,8 @@ tracker and the SQLite log; the operator plays the hand from the page, as at a r
 from __future__ import annotations
 
 import pytest
-from browser_support import running_server
+
+from scanner.app.browser import running_server
 
 SCRIPT_NAME = "<script>window.pwned = 1</script>"
 

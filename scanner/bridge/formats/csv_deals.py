@@ -11,7 +11,7 @@ from typing import Any
 from ...cards import SEATS, Suit, parse_seat
 from ..board import Board, Hand, Vulnerability
 from .pbn import VULNERABLE_NAMES, DealSyntaxError, parse_pbn_hand
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".csv",)
 SUITS_PER_ROW = 16
@@ -19,8 +19,8 @@ VULNERABILITY_TEXT = {Vulnerability.NONE: "-", Vulnerability.NS: "NS",
                       Vulnerability.EW: "EW", Vulnerability.ALL: "All"}
 
 
-def read(path: Path) -> Reading:
-    return Reading(SetInfo(), _boards(path))
+def read(path: Path) -> FileReading:
+    return FileReading(SetInfo(), _boards(path))
 
 
 def _boards(path: Path) -> Iterator[Located | Damage]:

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card
 from ..board import Board
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".dlm",)
+# A slot is a board number, and its dealer and vulnerability are that number's.
+NUMBER_GIVES_DEALER_AND_VULNERABILITY = True
 SLOTS = 99
 LETTERS = 26
 STATUS_SHOW = {"Show": True, "Sealed": False}
@@ -67,14 +69,14 @@ class Header:
     last: int
 
 
-def read(path: Path) -> Reading:
+def read(path: Path) -> FileReading:
     data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
     lines = data.decode("cp1252", errors="replace").splitlines()
     header, problems, body_start = _header(lines)
     if header is None:
-        return Reading(SetInfo(), iter(problems))
+        return FileReading(SetInfo(), iter(problems))
     info = SetInfo(sealed=not header.show, copies=header.duplicates, headline=header.headline)
-    return Reading(info, _slots(lines, body_start, header))
+    return FileReading(info, _slots(lines, body_start, header))
 
 
 def _header(lines: list[str]) -> tuple[Header | None, list[Damage], int]:

@@ -18,9 +18,11 @@ from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Suit
 from ..board import HAND_SIZE, Board, Hand
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, number_ranges, whole_number
 
 EXTENSIONS = (".dup", ".bri", ".dge")
+# A board is a position in the file; its dealer and vulnerability are its number's.
+NUMBER_GIVES_DEALER_AND_VULNERABILITY = True
 
 BRI_SIZE = 78
 DGE_SIZE = 68
@@ -70,9 +72,11 @@ class PartError(ValueError):
 
 # ---- reading ---------------------------------------------------------------------------
 
-def read(path: Path) -> Reading:
+def read(path: Path) -> FileReading:
     layout = LAYOUTS[path.suffix.lower()]
     data = path.read_bytes()
+    if layout.bri and not layout.dge and _one_board_per_line(data):
+        return FileReading(SetInfo(), _bri_lines(data))
     count, rest = divmod(len(data), layout.size)
     trailer: Trailer | None = None
     damage: list[Damage] = []
@@ -81,7 +85,32 @@ def read(path: Path) -> Reading:
     info = SetInfo(copies=trailer.copies if trailer else None,
                    random_hands=trailer.random_hands if trailer else True,
                    backwards=trailer.backwards if trailer else False)
-    return Reading(info, _records(data, layout, count, rest, trailer, damage))
+    return FileReading(info, _records(data, layout, count, rest, trailer, damage))
+
+
+def _one_board_per_line(data: bytes) -> bool:
+    """A BRI file some tools write as text: each board's 78 digits, then a line end (LF or
+    CRLF) instead of the padding to 128 bytes. Read by fixed size it would misnumber every
+    board after the first."""
+    return data[BRI_SIZE:BRI_SIZE + 1] in (b"\n", b"\r")
+
+
+def _bri_lines(data: bytes) -> Iterator[Located | Damage]:
+    lines = data.splitlines()
+    while lines and not lines[-1].strip(b" \0"):
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        where = f"line {number}"
+        digits = line.rstrip(b" \0")
+        try:
+            if len(digits) != BRI_SIZE:
+                raise PartError(f"{len(digits)} characters, not the {BRI_SIZE} digits of a "
+                                "board")
+            hands = _bri_hands(digits)
+        except PartError as exc:
+            yield Damage(where, str(exc), number)
+            continue
+        yield Located(Board.standard(number, hands), where)
 
 
 def _first_trailer(data: bytes, layout: Layout) -> tuple[Trailer | None, list[Damage]]:
@@ -110,6 +139,9 @@ def _records(data: bytes, layout: Layout, count: int, rest: int, trailer: Traile
              damage: list[Damage]) -> Iterator[Located | Damage]:
     yield from damage
     if layout.trailer and trailer is None:
+        if count == 0 and rest:
+            yield Damage("byte 0", f"file cut off: {rest} of the {layout.size} bytes of its "
+                                   "first board")
         return
     low = trailer.low if trailer else 1
     for i in range(count):
@@ -213,7 +245,8 @@ def write(path: Path, boards: Iterable[Board], info: SetInfo, *,
     if numbers != list(range(expected_low, expected_low + len(ordered))) or high > 999:
         where = f"from {low}" if layout.trailer else "from 1"
         raise ValueError(f"a {path.suffix} file numbers its boards by position, so it needs "
-                         f"boards {where} with no gaps; this set has {numbers}")
+                         f"boards {where} with no gaps, up to 999; this set has boards "
+                         f"{number_ranges(numbers)}")
     trailer = Trailer(info.random_hands, info.backwards, low, info.copies or 0, high)
     out = bytearray()
     for i, board in enumerate(ordered):

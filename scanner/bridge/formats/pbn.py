@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...cards import ALL_CARDS, Card, Seat, Suit, format_hand, parse_seat
 from ..board import Board, Hand, SourceTag, Vulnerability, dealer_for, vulnerability_for
-from .reading import Damage, Located, Reading, SetInfo, whole_number
+from .reading import Damage, FileReading, Located, SetInfo, whole_number
 
 EXTENSIONS = (".pbn",)
+# Each game carries its own Event, Section and Round: several events may reuse numbers.
+HOLDS_REPEATED_NUMBERS = True
+GROUP_TAGS = ("Event", "Section", "Round")
 CORE_TAGS = ("Board", "Dealer", "Vulnerable", "Deal")
 UNKNOWN = "?"
 
@@ -54,8 +57,8 @@ class _Tag:
     section: list[str] = field(default_factory=list)
 
 
-def read(path: Path) -> Reading:
-    return Reading(SetInfo(), _boards(_games(_lines(path))))
+def read(path: Path) -> FileReading:
+    return FileReading(SetInfo(), _boards(_games(_lines(path))))
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -108,7 +111,12 @@ def _games(lines: Iterable[tuple[int, str]]) -> Iterator[list[_Tag] | Damage]:
                 names.add(piece.name)
             elif game:
                 game[-1].section.append(piece)
-    if game:
+    if game and not any(tag.name in ("Board", "Deal") for tag in game):
+        # A last game never closed by a blank line, with tags but neither Board nor Deal:
+        # the file stops where a board was being written.
+        yield Damage(f"line {game[-1].line}", "file cut off: it ends inside a game, before "
+                                              "its Board and Deal")
+    elif game:
         yield game
 
 
@@ -148,20 +156,29 @@ def _tokens(line: str, number: int) -> tuple[list[_Tag | str], bool, Damage | No
 
 
 def _boards(games: Iterable[list[_Tag] | Damage]) -> Iterator[Located | Damage]:
+    context: dict[str, str] = {}
     for game in games:
         if isinstance(game, Damage):
             yield game
             continue
         by_name = {tag.name: tag for tag in game}
+        # A game's event, section and round hold until a later game names others; "#" is
+        # PBN's "as in the game before".
+        for name in GROUP_TAGS:
+            tag = by_name.get(name)
+            if tag is not None and tag.value.strip() != "#":
+                context[name] = tag.value.strip()
         if "Deal" not in by_name and "Board" not in by_name:
             continue  # a header game or a game of another kind: nothing to deal
+        group = ", ".join(f'{name} "{context[name]}"' for name in GROUP_TAGS
+                          if context.get(name))
         try:
-            yield _board(game, by_name)
+            yield _board(game, by_name, group)
         except (DealSyntaxError, ValueError) as exc:
             yield Damage(f"line {_line_of(by_name)}", str(exc), _number_or_none(by_name))
 
 
-def _board(game: list[_Tag], by_name: dict[str, _Tag]) -> Located:
+def _board(game: list[_Tag], by_name: dict[str, _Tag], group: str) -> Located:
     number = _board_number(by_name)
     deal = by_name.get("Deal")
     if deal is None or deal.value.strip() in ("", UNKNOWN):
@@ -180,7 +197,8 @@ def _board(game: list[_Tag], by_name: dict[str, _Tag]) -> Located:
     else:
         raise ValueError(f"Vulnerable {vul_text!r} is not None, NS, EW or All")
     tags = tuple(SourceTag(t.name, t.value, tuple(t.section)) for t in game)
-    return Located(Board(number, dealer, vulnerability, hands, tags), f"line {deal.line}")
+    return Located(Board(number, dealer, vulnerability, hands, tags, group),
+                   f"line {deal.line}")
 
 
 def _value(by_name: dict[str, _Tag], name: str) -> str | None:
@@ -261,8 +279,10 @@ def write(path: Path, boards: Iterable[Board], info: SetInfo) -> None:
     with path.open("w", encoding="utf-8", newline="\n") as out:
         out.write("% PBN 2.1\n% EXPORT\n\n")
         for board in boards:
-            out.write(format_game(board))
-            out.write("\n")
+            # Every game the board was read from: each table's result goes back out.
+            for tags in (board.tags, *board.played):
+                out.write(format_game(replace(board, tags=tags, played=())))
+                out.write("\n")
 
 
 def format_deal(board: Board) -> str:

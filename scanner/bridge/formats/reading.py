@@ -6,7 +6,7 @@ so a caller can name every bad board and every good one in a single pass.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..board import Board
@@ -49,10 +49,12 @@ class Located:
 
     board: Board
     where: str
+    # Where the same deal under the same number was first read, when this is a repeat.
+    repeat_of: str | None = None
 
 
 @dataclass
-class Reading:
+class FileReading:
     info: SetInfo
     items: Iterator[Located | Damage]
 
@@ -64,6 +66,26 @@ def whole_number(text: str) -> int | None:
     """
     text = text.strip()
     return int(text) if text.isascii() and text.isdigit() else None
+
+
+def number_ranges(numbers: Iterable[int], *, limit: int = 20) -> str:
+    """``1-5,7,9-12`` for board numbers; past ``limit`` spans the rest is counted, not listed,
+    so a message about a huge set stays short."""
+    ordered = sorted(set(numbers))
+    if not ordered:
+        return "none"
+    spans: list[str] = []
+    start = prev = ordered[0]
+    for n in [*ordered[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        spans.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    if len(spans) > limit:
+        return ",".join(spans[:limit]) + f", and {len(spans) - limit} more ranges"
+    return ",".join(spans)
 
 
 class FormatError(ValueError):

@@ -1,7 +1,13 @@
-"""Train the shipped corner reader (``corner_net.onnx``) on rendered cards of the tuning
-styles only, and calibrate when to trust it.
+"""Train the shipped corner reader (``corner_net.onnx``) on real deck designs, real
+photographs and rendered cards, and calibrate when to trust it.
 
-    python -m scanner.vision.training.train_corners [--exclude STYLE] [--out FILE] [--samples N]
+    python -m scanner.vision.training.train_corners --dataset DIR --svg DIR [--out FILE]
+
+``--dataset`` is the CC0 cards image dataset (its ``train`` split only is read: one image
+in eight is kept for calibration, ``real_cards.is_calibration``); ``--svg`` the folder of
+rasterised Debian SVG decks (``svg_decks``; made there first when empty), of which
+``real_cards.UNSEEN_SVG_DECKS`` are never read. Without them the net learns from the
+renderer alone, which reads no real deck: the reader shipped is always built with both.
 
 Needs the ``train`` extra (torch, onnx); the reader itself runs the exported file through
 ``cv2.dnn``. Faces are drawn from random deck designs assembled from the tuning styles'
@@ -46,6 +52,7 @@ from ..corner_net import (
     RANK_LABELS,
     SECOND_LOOK_SHIFTS,
     SUIT_LABELS,
+    WINDOW,
     CornerReader,
     corner_windows,
     net_input,
@@ -53,6 +60,7 @@ from ..corner_net import (
     split_probabilities,
 )
 from ..index import CANONICAL_SIZE, canonical
+from ..indices import RANK_AT
 from ..middle import Middle, look_at_middle
 from ..reading import (
     MIDDLE_ALWAYS,
@@ -69,6 +77,16 @@ from ..reading import (
 from ..station import rectify, station_card
 from ..synthetic import render
 from ..synthetic.perturb import IMAGE_PERTURBATIONS, apply_image_perturbations, perturb_wear
+from .real_cards import (
+    UNSEEN_SVG_DECKS,
+    RealImage,
+    corner_labels,
+    dataset_images,
+    is_calibration,
+    svg_images,
+    views,
+)
+from .svg_decks import rasterise_all
 from .train_glyphs import build as build_glyph_model
 
 TRAIN_SEED = 61_000
@@ -319,6 +337,128 @@ def training_set(styles: tuple[str, ...], cards: int, seed: int = TRAIN_SEED,
     return tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
 
 
+@dataclasses.dataclass(frozen=True)
+class RealData:
+    """Real card images to learn from: the CC0 dataset's root and the rasterised SVG
+    decks' folder (either may be None)."""
+
+    dataset: Path | None
+    svg: Path | None
+
+    def images(self, calibration: bool) -> list[RealImage]:
+        """The images to train on (``calibration`` False) or to calibrate on: dataset
+        pictures split by ``is_calibration``; SVG decks, bar the unseen ones, both times
+        (each time drawn with other seeds)."""
+        out: list[RealImage] = []
+        if self.dataset is not None:
+            out += [i for i in dataset_images(self.dataset, "train")
+                    if is_calibration(i) == calibration]
+        if self.svg is not None:
+            out += [i for i in svg_images(self.svg) if i.design not in UNSEEN_SVG_DECKS]
+        return out
+
+
+# Views drawn of each real image per pass: a dataset picture is one of thousands, a deck
+# card one of about 54 per design, so each deck card is seen more ways.
+VIEWS = {"cc0": 3}
+DECK_VIEWS = 8
+REAL_CHUNK = 200
+
+
+def _views_of(image: RealImage) -> int:
+    return VIEWS.get(image.design, DECK_VIEWS)
+
+
+# Share of real views that also give a window with no index to read: a patch of the card's
+# middle (pips, a court's picture) or an index turned upside down. The table view's index
+# finder proposes such windows, and they must read as no card.
+NO_INDEX_SHARE = 0.35
+
+
+def _no_index_window(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    w, h = WINDOW
+    if rng.random() < 0.4:
+        return cv2.rotate(corner_windows(card)[int(rng.integers(2))], cv2.ROTATE_180)
+    ch, cw = card.shape[:2]
+    x = int(rng.integers(w // 2, cw - w - w // 4))
+    y = int(rng.integers(h // 2, ch - h - h // 2))
+    return card[y:y + h, x:x + w]
+
+
+# Share of real views whose corner windows are also cut as the table view's index finder
+# cuts them (``indices``): scaled, turned and placed by a rank and a suit pip found in the
+# photo, a little off, and in a fan with the next card lying over the window's right side.
+FOUND_SHARE = 0.5
+
+
+def _as_found(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A corner window of a canonical card cut a little off scale, turn and place, and
+    half the time with another card lying over its right side, clear of the index."""
+    w, h = WINDOW
+    scale, turn = _u(rng, 0.85, 1.18), np.deg2rad(_u(rng, -8, 8))
+    a, b = scale * np.cos(turn), scale * np.sin(turn)
+    centre = np.array(RANK_AT) + rng.uniform(-4, 4, 2)
+    m = np.array([[a, -b, 0.0], [b, a, 0.0]])
+    m[:, 2] = np.array(RANK_AT) - m[:, :2] @ centre
+    window = cv2.warpAffine(card, m, (w, h), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.5:
+        edge, slant = _u(rng, 40, 62), _u(rng, -0.3, 0.3)
+        ys, xs = np.mgrid[:h, :w]
+        over = xs > edge + slant * (ys - h / 2)
+        other = cv2.resize(card[h:2 * h, w:2 * w], (w, h))
+        shade = np.clip(255 - 80 * np.exp(-np.abs(xs - edge - slant * (ys - h / 2)) / 1.5),
+                        0, 255)[..., None] / 255
+        window = np.where(over[..., None], other, (window * shade).astype(np.uint8))
+    return window
+
+
+def _real_chunk(job: tuple[list[RealImage], int, int]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    images, seed, index = job
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([seed, index, 1])
+    windows: list[np.ndarray] = []
+    labels: list[tuple[str, str]] = []
+    for image in images:
+        label = corner_labels(image)
+        for card in views(image, rng, _views_of(image)):
+            windows += corner_windows(card)
+            labels += [label, label]
+            if rng.random() < FOUND_SHARE:
+                upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
+                windows.append(_as_found(upright, rng))
+                labels.append(label)
+            if image.card is not None and rng.random() < NO_INDEX_SHARE:
+                windows.append(_no_index_window(card, rng))
+                labels.append((NONE, NONE))
+    return (net_input(windows).astype(np.float16),
+            np.array([RANK_LABELS.index(r) for r, _ in labels], np.int64),
+            np.array([SUIT_LABELS.index(s) for _, s in labels], np.int64))
+
+
+def real_training_set(images: list[RealImage], seed: int = TRAIN_SEED, workers: int = 2
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corner windows and labels from real images, each seen ``_views_of`` ways."""
+    jobs = [(images[i:i + REAL_CHUNK], seed, i // REAL_CHUNK)
+            for i in range(0, len(images), REAL_CHUNK)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        parts = pool.map(_real_chunk, jobs)
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+
+
+def real_calibration_cards(images: list[RealImage], seed: int = CALIBRATION_SEED
+                           ) -> list[CalibrationCard]:
+    """One fresh view of each calibration image."""
+    rng = np.random.default_rng([seed, 1])
+    out = []
+    for image in images:
+        label = corner_labels(image)
+        [card] = views(image, rng, 1)
+        out.append(CalibrationCard(card, image.card, image.letters, (label, label), False))
+    return out
+
+
 def _net(nn: ModuleType) -> object:
     """The net, built from ``torch.nn`` (imported by the caller: torch is a training extra)."""
     w, h = NET_INPUT
@@ -327,9 +467,10 @@ def _net(nn: ModuleType) -> object:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
                 nn.ReLU(), nn.MaxPool2d(2)]
 
-    return nn.Sequential(*block(3, 16), *block(16, 32), *block(32, 64), nn.Flatten(),
-                         nn.Linear(64 * (h // 8) * (w // 8), 128), nn.ReLU(), nn.Dropout(0.2),
-                         nn.Linear(128, len(RANK_LABELS) + len(SUIT_LABELS)))
+    # Wider than a rendered deck alone needs: real indices come in many typefaces.
+    return nn.Sequential(*block(3, 24), *block(24, 48), *block(48, 96), nn.Flatten(),
+                         nn.Linear(96 * (h // 8) * (w // 8), 160), nn.ReLU(), nn.Dropout(0.2),
+                         nn.Linear(160, len(RANK_LABELS) + len(SUIT_LABELS)))
 
 
 def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Path,
@@ -428,6 +569,7 @@ def _above(score: float) -> float:
 
 
 OTHER = 0.3  # one corner may name a card alone only while the other is this unsure
+STATION_AGREE_FLOOR = 0.99
 
 
 @dataclasses.dataclass(frozen=True)
@@ -451,17 +593,32 @@ class Scored:
                     and checks_middle(self.a, self.b, named, MIDDLE_ALWAYS[view]))
 
 
+# Wrong reads tolerated among the calibration cards, as a share of them, for the general
+# view alone. The real pictures include designs no index reader can read surely (a
+# Cyrillic queen, a stylised 9) whose wrong reads at near-certain scores would push the
+# threshold to 1.0 and abstain on most real cards; these few are let through, so on
+# calibration at most this share is named wrong. The read station tolerates none.
+TOLERATED_WRONG = {"card": 0.0005, "station": 0.0}
+
+
+def _worst_tolerated(wrong_scores: list[float], share: float, count: int) -> float:
+    """The highest wrong score once the ``share`` × ``count`` highest are let through."""
+    ordered = sorted(wrong_scores, reverse=True)[int(share * count):]
+    return ordered[0] if ordered else 0.5
+
+
 def _thresholds(scores: list[Scored], view: str) -> dict[str, float]:
-    """Thresholds under which no calibration card is named wrongly in ``view``, nor any
-    joker, back or foreign letter named at all, SAFETY log-odds clear of the worst wrong
-    score."""
+    """Thresholds under which no calibration card is named wrongly in ``view`` (bar the
+    ``TOLERATED_WRONG`` share), nor any joker, back or foreign letter named at all,
+    SAFETY log-odds clear of the worst wrong score."""
+    share, count = TOLERATED_WRONG[view], len(scores)
     supported = [(s, *agreement(s.a, s.b, s.joint)) for s in scores]
     agree_wrong = [score for s, card, score in supported if s.wrong(card, view)]
-    agree = _above(max(agree_wrong, default=0.5))
+    agree = _above(_worst_tolerated(agree_wrong, share, count))
     alone = [(s, max((s.a, s.b), key=lambda c: c.score)) for s in scores
              if min(s.a.score, s.b.score) <= OTHER]
     single_wrong = [named.score for s, named in alone if s.wrong(named.card, view)]
-    single = max(agree, _above(max(single_wrong, default=0.5)))
+    single = max(agree, _above(_worst_tolerated(single_wrong, share, count)))
     return {"agree": agree, "single": single, "other": OTHER}
 
 
@@ -527,6 +684,10 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
     # One corner read alone is rare at the station, too rare for its own calibration to
     # bound: the threshold for it is at least the one calibrated on all cards.
     own = _thresholds(station, "station")
+    # The station's own calibration sees the renderer's tuning styles only, which it reads
+    # surely; a design it never saw (a script font) is read wrong at scores far below any
+    # tuning card's wrong reads, so its agreement threshold has a floor.
+    own["agree"] = max(own["agree"], STATION_AGREE_FLOOR)
     own["single"] = max(own["single"], general["single"])
     abstained = [i for i, (s, c) in enumerate(zip(scores, cards, strict=True))
                  if decide(s.a, s.b, s.joint, **(own if c.station else general))[0] is None]
@@ -551,24 +712,34 @@ def reader_without(style: str, model: Path | None = None) -> CornerReader:
 
 
 def build(styles: tuple[str, ...], out: Path, cards: int = 20_000, epochs: int = 12,
-          calibration: int = 8000) -> None:
-    """Train, export and calibrate a corner net from ``styles``; writes ``out`` and the
-    calibration beside it."""
+          calibration: int = 8000, real: RealData | None = None) -> None:
+    """Train, export and calibrate a corner net from ``styles`` and ``real`` images;
+    writes ``out`` and the calibration beside it."""
     start = time.perf_counter()
     data = training_set(styles, cards)
     print(f"{len(data[0])} corner windows from {', '.join(styles)} in "
           f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
+    if real is not None:
+        real_data = real_training_set(real.images(calibration=False))
+        data = tuple(np.concatenate(pair) for pair in zip(data, real_data, strict=True))
+        print(f"{len(real_data[0])} corner windows from real images at "
+              f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
     train(data, epochs, out)
     print(f"trained at {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    write_calibration(out, styles, calibration)
+    write_calibration(out, styles, calibration, real)
     print(f"wrote {out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
-def write_calibration(net: Path, styles: tuple[str, ...], count: int = 8000) -> None:
-    """Calibrate the net at ``net`` on ``count`` fresh cards; the .json goes beside it."""
-    values = calibrate(net, calibration_cards(styles, count))
+def write_calibration(net: Path, styles: tuple[str, ...], count: int = 8000,
+                      real: RealData | None = None) -> None:
+    """Calibrate the net at ``net`` on ``count`` fresh rendered cards and the real
+    calibration images; the .json goes beside it."""
+    cards = calibration_cards(styles, count)
+    if real is not None:
+        cards += real_calibration_cards(real.images(calibration=True))
+    values = calibrate(net, cards)
     net.with_suffix(".json").write_text(json.dumps(
-        {"styles": list(styles), "rank_labels": list(RANK_LABELS),
+        {"styles": list(styles), "real": real is not None, "rank_labels": list(RANK_LABELS),
          "suit_labels": list(SUIT_LABELS), **values}, indent=1) + "\n")
 
 
@@ -583,16 +754,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration", type=int, default=8000, help="calibration cards")
     parser.add_argument("--calibrate-only", action="store_true",
                         help="keep the trained --out net, only calibrate it again")
+    parser.add_argument("--dataset", type=Path, metavar="DIR",
+                        help="the CC0 cards image dataset (folder holding train/)")
+    parser.add_argument("--svg", type=Path, metavar="DIR",
+                        help="rasterised SVG decks (made there first when empty)")
     args = parser.parse_args(argv)
     unknown = set(args.exclude) - set(render.TUNING_STYLES)
     if unknown:
         parser.error(f"not tuning styles: {sorted(unknown)}")
     cv2.setNumThreads(2)
     styles = tuple(s for s in render.TUNING_STYLES if s not in args.exclude)
+    if args.svg is not None and not any(args.svg.glob("*/*.png")):
+        for name, written in rasterise_all(args.svg):
+            print(f"{name}: {written} images", file=sys.stderr)
+    real = (RealData(args.dataset, args.svg)
+            if args.dataset is not None or args.svg is not None else None)
     if args.calibrate_only:
-        write_calibration(args.out, styles, args.calibration)
+        write_calibration(args.out, styles, args.calibration, real)
     else:
-        build(styles, args.out, args.cards, args.epochs, args.calibration)
+        build(styles, args.out, args.cards, args.epochs, args.calibration, real)
     return 0
 
 

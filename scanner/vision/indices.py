@@ -1,0 +1,166 @@
+"""Cards known only by a visible corner: fanned hands, a meld laid down in a row.
+
+Where cards overlap, only their index corners show, so no outline can be found. A printed
+index is a rank glyph with its suit pip just below it, both dark or red ink on white
+stock; whatever way the card lies, the line from the rank to the suit points down the
+card. Every pair of ink blobs shaped and spaced like that proposes a corner: the window
+around it is cut out turned upright, at the scale the pair gives, exactly as a flattened
+card's corner window would be (``corner_net.WINDOW``), and the corner net reads all the
+proposals in one pass. A proposal is kept only when the net names a card at the strict
+score ``FAN_SCORE``: pips on a card's face, a court's picture or an index upside down
+make proposals too, and the net, trained to call them no index, must not be trusted
+loosely there. Each card is named once, at its surest corner (a deck with two of each
+card, as pinochle's, may show a card twice, in two places the same way up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..cards import Card, Rank, Suit
+from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
+from .glyphs import meanings
+from .index import ink
+from .levels import percentiles
+
+# Where a flattened card's index lies in its canonical corner window (x, y in canonical
+# pixels, measured on real standard decks): the rank's centre and the suit pip's below it.
+RANK_AT = (23.0, 37.0)
+SUIT_AT = (23.0, 74.0)
+WORK_SIDE = 1600  # photos are searched at most this large (long side)
+# Ink blobs that may be a rank glyph or a suit pip, as fractions of the photo's long side.
+BLOB_HEIGHT = (0.006, 0.08)
+MIN_BLOB_AREA = 12  # pixels
+# Centre-to-centre distance of rank and suit over the rank's height, and their sizes.
+PAIR_DISTANCE = (0.7, 1.9)
+SIZE_RATIO = (0.35, 1.6)
+INK_DROP = 60  # grey levels the darkest channel drops below the paper around it
+FAN_SCORE = 0.9  # the net's rank × suit probability for a corner alone to name a card
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """A card named by one visible corner: the card, how sure, and the corner window's
+    four corners in the photo (clockwise from the index's top left)."""
+
+    card: Card
+    score: float
+    corner: np.ndarray
+    down: np.ndarray  # unit vector from the rank to the suit: down the card
+
+    def same_index_or_card(self, other: IndexHit) -> bool:
+        """Whether two hits are one index read twice (on one spot) or the two corners of
+        one card (half a turn apart)."""
+        size = float(np.linalg.norm(self.corner[1] - self.corner[0]))
+        near = np.linalg.norm(self.corner.mean(axis=0) - other.corner.mean(axis=0)) < size
+        return bool(near or float(self.down @ other.down) < -0.5)
+
+
+def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``."""
+    darkest = cv2.bitwise_not(ink(image))
+    size = max(3, round(max(image.shape[:2]) * 0.012)) | 1
+    # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
+    paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
+    # Card stock is white: bright in its darkest channel, near the photo's brightest, where
+    # wood, cork or felt is dark in at least one channel.
+    (top,) = percentiles(darkest[::4, ::4], (99,))
+    _, stock = cv2.threshold(paper, 0.75 * top, 1, cv2.THRESH_BINARY)
+    _, inked = cv2.threshold(cv2.subtract(paper, darkest), INK_DROP, 1, cv2.THRESH_BINARY)
+    inked = cv2.bitwise_and(inked, stock)
+    if skip is not None:
+        inked = cv2.bitwise_and(inked, cv2.bitwise_not(skip) & 1)
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(inked, 8)
+    side = max(image.shape[:2])
+    h = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
+    keep = ((h >= BLOB_HEIGHT[0] * side) & (h <= BLOB_HEIGHT[1] * side)
+            & (stats[:, cv2.CC_STAT_AREA] >= MIN_BLOB_AREA))
+    keep[0] = False  # the background
+    return stats[keep], centroids[keep]
+
+
+def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int]]:
+    """Blob pairs (rank, suit) spaced and sized as an index is."""
+    size = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
+    distance = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
+    ratio = size[None, :] / size[:, None]
+    ok = ((distance >= PAIR_DISTANCE[0] * size[:, None])
+          & (distance <= PAIR_DISTANCE[1] * size[:, None])
+          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]))
+    np.fill_diagonal(ok, False)
+    return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
+
+
+def _window_transform(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
+    """The similarity taking the photo's rank and suit centres to ``RANK_AT``, ``SUIT_AT``."""
+    src = np.array([rank, suit], np.float64)
+    dst = np.array([RANK_AT, SUIT_AT], np.float64)
+    # A similarity from two point pairs: rotation and scale from the two difference
+    # vectors taken as complex numbers.
+    ds, dd = complex(*(src[1] - src[0])), complex(*(dst[1] - dst[0]))
+    z = dd / ds
+    a, b = z.real, z.imag
+    t = dst[0] - np.array([a * src[0][0] - b * src[0][1], b * src[0][0] + a * src[0][1]])
+    return np.array([[a, -b, t[0]], [b, a, t[1]]], np.float64)
+
+
+def find_index_corners(image: np.ndarray, letters: str | None = None, copies: int = 1, *,
+                       reader: CornerReader | None = None,
+                       known: Sequence[np.ndarray] = ()) -> list[IndexHit]:
+    """Every card whose index corner shows in the photo, each once (up to ``copies`` times
+    for a deck holding that many of each card), at its surest corner. ``known`` are the
+    outlines of cards already read whole, whose ink is not looked at again."""
+    reader = reader or default_reader()
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    skip = None
+    if known:
+        skip = np.zeros(work.shape[:2], np.uint8)
+        cv2.fillPoly(skip, [np.round(np.asarray(o) * scale).astype(np.int32) for o in known], 1)
+    stats, centroids = _ink_blobs(work, skip)
+    pairs = _pairs(stats, centroids)
+    if not pairs:
+        return []
+    w, h = WINDOW
+    transforms = [_window_transform(centroids[a], centroids[b]) for a, b in pairs]
+    windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE) for m in transforms]
+    rank_probs, suit_probs = reader.probabilities(windows)
+    rank_meaning = meanings(RANK_LABELS, letters)
+    r_best, s_best = rank_probs.argmax(axis=1), suit_probs.argmax(axis=1)
+    box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    hits = []
+    for i, ((a, b), m) in enumerate(zip(pairs, transforms, strict=True)):
+        rank, suit = rank_meaning[r_best[i]], SUIT_LABELS[s_best[i]]
+        score = float(rank_probs[i, r_best[i]] * suit_probs[i, s_best[i]])
+        if not isinstance(rank, Rank) or suit == NONE or score < FAN_SCORE:
+            continue
+        inverse = cv2.invertAffineTransform(m)
+        corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
+        down = centroids[b] - centroids[a]
+        hits.append(IndexHit(Card(rank, Suit(suit)), score, corner.astype(np.float32),
+                             down / max(float(np.linalg.norm(down)), 1e-9)))
+    return _each_card_once(hits, copies)
+
+
+def _each_card_once(hits: list[IndexHit], copies: int) -> list[IndexHit]:
+    """The surest hit of each card, and of each further copy the deck may hold; and on any
+    one spot, only the surest card (a rank paired with its own suit and with a
+    neighbour's pip reads as two cards there)."""
+    kept: list[IndexHit] = []
+    for hit in sorted(hits, key=lambda x: -x.score):
+        same = [k for k in kept if k.card == hit.card]
+        if len(same) >= copies or any(k.same_index_or_card(hit) for k in same):
+            continue
+        size = float(np.linalg.norm(hit.corner[1] - hit.corner[0]))
+        centre = hit.corner.mean(axis=0)
+        if any(np.linalg.norm(k.corner.mean(axis=0) - centre) < 0.5 * size for k in kept):
+            continue
+        kept.append(hit)
+    return kept
