@@ -83,8 +83,6 @@ def test_no_import_circle_in_the_package() -> None:
     assert [c for c in circles(import_graph()) if not in_vision(c)] == []
 
 
-@pytest.mark.xfail(strict=True, reason="vision.sources imports synthetic.camera lazily, which "
-                   "imports vision.sources: vision is being rewritten (issue 17)")
 def test_no_import_circle_in_vision() -> None:
     # Strict: once the circle is gone this reports XPASS and the mark must go.
     assert [c for c in circles(import_graph()) if in_vision(c)] == []

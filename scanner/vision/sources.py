@@ -17,31 +17,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import cv2
-import numpy as np
+
+from .frames import Frame, FrameSource, SourceError
+
+__all__ = ["CaptureSource", "FolderSource", "Frame", "FrameSource", "SourceError", "open_source"]
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
-
-
-class SourceError(ValueError):
-    """A source that cannot be opened or read; the message names the source."""
-
-
-@dataclass(frozen=True)
-class Frame:
-    image: np.ndarray
-    timestamp: float  # seconds: stream time for files, capture time for live sources
-    index: int
-    name: str = ""
-
-
-class FrameSource(Protocol):
-    name: str
-    one_card_per_frame: bool  # True when each frame is a separate card (a folder of photos)
-
-    def frames(self) -> Iterator[Frame]: ...
 
 
 @dataclass

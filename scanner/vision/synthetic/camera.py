@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ...cards import DECK_FOR_GAME, Card
-from ..sources import Frame, SourceError
+from ..frames import Frame, SourceError
 from . import render
 
 
