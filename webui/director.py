@@ -12,7 +12,7 @@ import re
 import secrets
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from scanner.club.admin import issue_token, open_store, revoke_token
 from scanner.club.schema import StoreError
@@ -22,6 +22,7 @@ from .body import json_object
 from .errors import BadRequest, register_error_handlers
 
 MAX_REQUEST_BYTES = 16 * 1024
+LONG_POLL_S = 10.0
 TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
 
 bp = Blueprint("director", __name__)
@@ -72,7 +73,15 @@ def page() -> str:
 
 @bp.get("/state")
 def state() -> Response:
-    """The club now. Pages follow it on /events, served beside this app (webui.stream)."""
+    """The club now; with ``since=V``, wait (a while) until it has moved past version V. The
+    page itself follows /events, served beside this app (webui.stream)."""
+    since = request.args.get("since")
+    if since is not None:
+        try:
+            version = int(since)
+        except ValueError:
+            raise BadRequest(f"since must be a whole number, not {since!r}") from None
+        _view().wait_for_change(version, timeout=LONG_POLL_S)
     version, snapshot = _view().snapshot()
     return jsonify({"version": version, "state": snapshot, "director": security.is_operator()})
 
