@@ -25,13 +25,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "club"))
 
 import psycopg  # noqa: E402
-from director_support import chromium_launch_options  # noqa: E402
-from pg_cluster import Cluster, wait_until  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from scanner.app.browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from scanner.app.pg_cluster import Cluster, wait_until  # noqa: E402
 from scanner.cards import Seat  # noqa: E402
 from scanner.club.admin import init_store, issue_token  # noqa: E402
 from scanner.club.shipper import POLL_INTERVAL_S, Shipper  # noqa: E402
@@ -85,7 +84,8 @@ def one_run(cluster: Cluster, run: int, tables: int, samples: int, pace: float,
         with EventLog(probe_db, session="bench") as log, sync_playwright() as playwright:
             log.append(HandStarted("bridge", Seat.N))
             shipper = Shipper(probe_db, cluster.table_url(db), probe_token).start()
-            browser = playwright.chromium.launch(**chromium_launch_options())
+            browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True,
+                                                 args=CHROMIUM_ARGS)
             page = browser.new_page()
             page.goto(page_url)
             page.wait_for_selector('.tablecard[data-table="probe"]', timeout=60_000)

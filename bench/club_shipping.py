@@ -21,11 +21,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "club"))
 
 import psycopg  # noqa: E402
-from pg_cluster import Cluster  # noqa: E402
 
+from scanner.app.pg_cluster import Cluster  # noqa: E402
 from scanner.cards import BRIDGE_52, Seat  # noqa: E402
 from scanner.club.admin import init_store, issue_token  # noqa: E402
 from scanner.events import CardDelivered  # noqa: E402

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
-from pg_cluster import Cluster
 
+from scanner.app.pg_cluster import Cluster
 from scanner.club.access import parse_token
 from scanner.club.admin import issue_token
 from scanner.club.shipper import Shipper

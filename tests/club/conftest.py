@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 from club_support import Store
-from pg_cluster import Cluster
 
+from scanner.app.pg_cluster import Cluster
 from scanner.club.admin import init_store
 
 _names = itertools.count(1)

@@ -16,8 +16,8 @@ import pytest
 from club_support import Store, ship
 from director_support import random_deal, record_deals, rotated
 from flask.testing import FlaskClient
-from pg_cluster import wait_until
 
+from scanner.app.pg_cluster import wait_until
 from scanner.cards import Seat, parse_card
 from scanner.club.view import ClubView
 from scanner.events import (

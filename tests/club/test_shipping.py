@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 
 from club_support import Store, log_events
-from pg_cluster import wait_until
 from tcp_proxy import Proxy
+
+from scanner.app.pg_cluster import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 SIM_TABLE = Path(__file__).with_name("sim_table.py")
