@@ -96,7 +96,7 @@ def agreed(matches: list[GlyphMatch]) -> GlyphMatch | None:
 
 
 @dataclass(frozen=True)
-class Thresholds:
+class MatchThresholds:
     """A match is trusted from ``min_similarity`` and ``min_margin`` up."""
 
     min_similarity: float
@@ -114,7 +114,7 @@ class GlyphModel:
     features: np.ndarray
     labels: tuple[str, ...]
     starts: np.ndarray
-    thresholds: Mapping[str, Thresholds]
+    thresholds: Mapping[str, MatchThresholds]
     # The templates as contiguous columns: the product with them runs twice as fast as
     # with the transposed view of ``features``.
     columns: np.ndarray = field(init=False, repr=False, compare=False)
@@ -124,7 +124,7 @@ class GlyphModel:
 
     @classmethod
     def from_arrays(cls, features: np.ndarray, labels: list[str],
-                    thresholds: Mapping[str, Thresholds]) -> GlyphModel:
+                    thresholds: Mapping[str, MatchThresholds]) -> GlyphModel:
         order = sorted(range(len(labels)), key=lambda i: labels[i])
         sorted_labels = [labels[i] for i in order]
         names = tuple(sorted(set(labels)))
@@ -157,7 +157,7 @@ class GlyphModel:
             raise ValueError(f"{path}: {len(labels)} labels for {len(features)} templates, "
                              f"{len(rows)} threshold rows for {len(THRESHOLD_KINDS)}")
         return cls.from_arrays(features, labels, {
-            kind: Thresholds(*row) for kind, row in zip(THRESHOLD_KINDS, rows, strict=True)})
+            kind: MatchThresholds(*row) for kind, row in zip(THRESHOLD_KINDS, rows, strict=True)})
 
     def label_similarities(self, features: np.ndarray) -> np.ndarray:
         """For each feature row, the similarity of the closest template of every label."""

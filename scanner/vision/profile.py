@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card, DeckSpec, Rank
-from .glyphs import GlyphModel, Thresholds, agreed, default_model
+from .glyphs import GlyphModel, MatchThresholds, agreed, default_model
 from .index import FEATURE_SIZE, canonical, read_corners, suits_ruled_out
 from .pips import centre_pips, pip_matches
 
@@ -67,7 +67,7 @@ def _profile_model(features: np.ndarray, labels: list[str]) -> GlyphModel:
     """Learnt templates plus the shipped junk templates, trusted like the shipped model."""
     base = default_model()
     junk = [i for i, label in enumerate(base.template_labels()) if label == "x:junk"]
-    thresholds = {kind: Thresholds(max(t.min_similarity, PROFILE_MIN_SIMILARITY), t.min_margin)
+    thresholds = {kind: MatchThresholds(max(t.min_similarity, PROFILE_MIN_SIMILARITY), t.min_margin)
                   for kind, t in base.thresholds.items()}
     return GlyphModel.from_arrays(np.vstack([features, base.features[junk]]),
                                   labels + ["x:junk"] * len(junk), thresholds)

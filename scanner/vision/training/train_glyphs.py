@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from ...cards import ALL_CARDS, Card, Rank, Suit
-from ..glyphs import DEFAULT_MODEL_PATH, THRESHOLD_KINDS, GlyphModel, Thresholds, meanings
+from ..glyphs import DEFAULT_MODEL_PATH, THRESHOLD_KINDS, GlyphModel, MatchThresholds, meanings
 from ..index import CANONICAL_SIZE, canonical, glyph_feature, read_corners, suits_ruled_out
 from ..pips import centre_pips
 from ..station import station_card
@@ -197,19 +197,19 @@ def _calibration_looks(styles: tuple[str, ...], count: int) -> Iterator[Look]:
 
 
 def _thresholds(right_sims: list[float], wrong: list[tuple[float, float]], kind: str
-                ) -> Thresholds:
+                ) -> MatchThresholds:
     min_sim = float(np.percentile(right_sims, 0.5)) if right_sims else 0.9
     worst = max((m for s, m in wrong if s >= min_sim), default=0.02)
     print(f"calibration {kind}: {len(right_sims)} right, {len(wrong)} wrong at the top; "
           f"min similarity {min_sim:.3f}, min margin {worst * SAFETY:.3f}", file=sys.stderr)
-    return Thresholds(min_sim, max(worst * SAFETY, 0.02))
+    return MatchThresholds(min_sim, max(worst * SAFETY, 0.02))
 
 
 def calibrate(features: np.ndarray, labels: list[str], looks: list[Look]) -> GlyphModel:
     """Choose each kind's similarity and margin thresholds so that no calibration glyph is
     misread. A pip seen both ways up counts in its better-matching orientation."""
     model = GlyphModel.from_arrays(features, labels,
-                                   {k: Thresholds(0.0, 0.0) for k in THRESHOLD_KINDS})
+                                   {k: MatchThresholds(0.0, 0.0) for k in THRESHOLD_KINDS})
     right: dict[str, list[float]] = {k: [] for k in THRESHOLD_KINDS}
     wrong: dict[str, list[tuple[float, float]]] = {k: [] for k in THRESHOLD_KINDS}
     for kind, candidates, truth, letters, excluded in looks:
