@@ -48,12 +48,12 @@ def encode(seq: int, payload: bytes) -> bytes:
 
 
 @dataclass(frozen=True)
-class Block:
+class WireBlock:
     seq: int
     payload: bytes
 
 
-def decode(buffer: bytearray) -> list[Block]:
+def decode(buffer: bytearray) -> list[WireBlock]:
     """Take every complete valid block off the front of buffer (resynchronising on SYNC)."""
     blocks = []
     while buffer:
@@ -65,7 +65,7 @@ def decode(buffer: bytearray) -> list[Block]:
             break
         raw = bytes(buffer[:length])
         if raw[-1] == SYNC and crc16_ccitt_false(raw[:-3]) == struct.unpack(">H", raw[-3:-1])[0]:
-            blocks.append(Block(raw[1], raw[2:-3]))
+            blocks.append(WireBlock(raw[1], raw[2:-3]))
             del buffer[:length]
         else:
             del buffer[: buffer.index(SYNC) + 1 if SYNC in buffer else len(buffer)]
@@ -97,15 +97,15 @@ class ShoeTarget:
     def send(self, seq: int, payload: bytes) -> None:
         self.port.write(encode(seq, payload))
 
-    def receive(self, seconds: float) -> list[Block]:
-        blocks: list[Block] = []
+    def receive(self, seconds: float) -> list[WireBlock]:
+        blocks: list[WireBlock] = []
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             self._received += self.port.read(256)
             blocks += decode(self._received)
         return blocks
 
-    def wait_for(self, message: int, seconds: float = 2.0) -> Block:
+    def wait_for(self, message: int, seconds: float = 2.0) -> WireBlock:
         """The first block whose payload starts with message, within seconds."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -115,18 +115,18 @@ class ShoeTarget:
                     return block
         raise AssertionError(f"no message 0x{message:02x} within {seconds} s")
 
-    def query(self, message: int) -> Block:
+    def query(self, message: int) -> WireBlock:
         self.port.reset_input_buffer()
         self._received.clear()
         self.send(0x77, bytes((message,)))
         return self.wait_for(IDENTITY if message == IDENTIFY else STATUS_REPLY)
 
-    def identify(self) -> Block:
+    def identify(self) -> WireBlock:
         block = self.query(IDENTIFY)
         self.seq = block.seq
         return block
 
-    def act(self, payload: bytes, seconds: float = 2.0) -> Block:
+    def act(self, payload: bytes, seconds: float = 2.0) -> WireBlock:
         """Send one action with the next SEQ and return its result (done or fault)."""
         seq = self.seq
         self.seq = (self.seq + 1) % 256
@@ -174,7 +174,7 @@ class NoisyLink:
         return bytes(self.random.randrange(256) if self.random.random() < self.corruption else b
                      for b in data)
 
-    def _read(self) -> list[Block]:
+    def _read(self) -> list[WireBlock]:
         self.shoe._received += self._garble(self.shoe.port.read(256))
         return decode(self.shoe._received)
 
@@ -189,7 +189,7 @@ class NoisyLink:
                         return block.seq
             self.retransmits += 1
 
-    def act(self, payload: bytes, result_timeout: float = 1.0) -> Block:
+    def act(self, payload: bytes, result_timeout: float = 1.0) -> WireBlock:
         seq = self.shoe.seq
         self.shoe.seq = (seq + 1) % 256
         block = encode(seq, payload)

@@ -31,7 +31,7 @@ NO_RECORD = "no-record"
 
 
 @dataclass(frozen=True)
-class Sighting:
+class BoardCopy:
     """One table's sighting of a board: how (dealt, verified, checked) and the deal text."""
 
     table: str
@@ -49,10 +49,10 @@ def board_from_deal(number: int, deal: str) -> Board:
     return Board.standard(number, tuple(hands.get(seat) for seat in SEATS))
 
 
-def session_report(session: str, sightings: Iterable[Sighting]) -> list[dict[str, Any]]:
+def session_report(session: str, sightings: Iterable[BoardCopy]) -> list[dict[str, Any]]:
     """Every board of one session, each copy compared with the record; board by board."""
     sightings = list(sightings)
-    record: dict[int, Sighting] = {}
+    record: dict[int, BoardCopy] = {}
     for s in sorted((s for s in sightings if s.source in RECORD_SOURCES),
                     key=lambda s: RECORD_SOURCES.index(s.source)):
         record.setdefault(s.board, s)
@@ -75,8 +75,8 @@ def session_report(session: str, sightings: Iterable[Sighting]) -> list[dict[str
     return reports
 
 
-def _compared(index: RecordIndex, s: Sighting,
-              by_table: Mapping[tuple[str, int], Sighting]) -> dict[str, Any]:
+def _compared(index: RecordIndex, s: BoardCopy,
+              by_table: Mapping[tuple[str, int], BoardCopy]) -> dict[str, Any]:
     # The same table's copy of the board before tells a slipped run from two exchanged boards.
     before = index.previous.get(s.board)
     previous = by_table.get((s.table, before)) if before is not None else None
@@ -87,7 +87,7 @@ def _compared(index: RecordIndex, s: Sighting,
             "remedy": RULINGS[result.status][1]}
 
 
-def _grouped(copies: list[Sighting]) -> list[dict[str, Any]]:
+def _grouped(copies: list[BoardCopy]) -> list[dict[str, Any]]:
     groups = Counter(s.deal for s in copies)
     names = {deal: chr(ord("A") + i) for i, (deal, _) in enumerate(groups.most_common())}
     status = MATCH if len(groups) == 1 else NO_RECORD

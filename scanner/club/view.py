@@ -41,7 +41,7 @@ from ..tracker import DealTracker
 from ..verdicts import DIRECTOR, NO_RESULT
 from .access import AccessError, connect_admin
 from .admin import open_store
-from .boards import Sighting, session_report
+from .boards import BoardCopy, session_report
 from .schema import StoreError
 from .shipper import NOTIFY_CHANNEL
 
@@ -256,7 +256,7 @@ class ClubView:
     def _fold_deals(self, deals: list[tuple]) -> None:
         sessions = {row[6] for row in deals if row[3] is not None}
         for session in sorted(sessions):
-            sightings = [Sighting(table, source, board, deal) for table, source, board, deal in
+            sightings = [BoardCopy(table, source, board, deal) for table, source, board, deal in
                          self._conn.execute(
                              "SELECT table_name, source, board, deal FROM tablescan.deals "
                              "WHERE session = %s AND board IS NOT NULL "

@@ -33,7 +33,7 @@ CAMERAS = ("station", "table")
 
 
 @dataclass(frozen=True)
-class DemoPace:
+class HandDealPace:
     """How fast the demo moves (tests set it near zero)."""
 
     fps: float = footage.FPS
@@ -85,7 +85,7 @@ class _Camera:
             yield frame
 
 
-def demo_script(hand: int, dealer: Seat, pace: DemoPace) -> footage.DealScript:
+def demo_script(hand: int, dealer: Seat, pace: HandDealPace) -> footage.DealScript:
     """A shuffled deal, with an exposure or a double draw now and then, and meld."""
     script = footage.right_deal("pinochle", dealer, secrets.randbits(32))
     draws = list(script.draws)
@@ -108,7 +108,7 @@ class HandDemo:
     """Films and watches hand deals onto a live table until stopped."""
 
     def __init__(self, session: str, db: Path, thumbnails: Thumbnails,
-                 pace: DemoPace = DemoPace()) -> None:
+                 pace: HandDealPace = HandDealPace()) -> None:
         self.session = session
         self.db = db
         self.thumbnails = thumbnails

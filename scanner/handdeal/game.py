@@ -25,7 +25,7 @@ from .deal import OPERATOR_SOURCE, RETRIES, SEAT_NAMES, meld_checks
 
 
 @dataclass(frozen=True)
-class HandState:
+class HandDealState:
     """The latest hand in the log: its start and the events after it."""
 
     hand: HandStarted | None = None
@@ -37,18 +37,18 @@ class HandDealGame:
     names: Mapping[Seat, str] = field(default_factory=lambda: dict(SEAT_NAMES))
     cameras: tuple[str, ...] = ()  # the cameras whose thumbnails the page shows
 
-    def initial(self) -> HandState:
-        return HandState()
+    def initial(self) -> HandDealState:
+        return HandDealState()
 
-    def apply(self, state: HandState, event: Event) -> HandState:
+    def apply(self, state: HandDealState, event: Event) -> HandDealState:
         # A hand-started event opens a new hand; what came before the first one is no hand's.
         if isinstance(event, HandStarted):
-            return HandState(event)
+            return HandDealState(event)
         if state.hand is None:
             return state
-        return HandState(state.hand, (*state.events, event))
+        return HandDealState(state.hand, (*state.events, event))
 
-    def command(self, state: HandState, action: str, params: Mapping[str, Any]) -> list[Event]:
+    def command(self, state: HandDealState, action: str, params: Mapping[str, Any]) -> list[Event]:
         stop = waiting_stop(state)
         if action not in ("correct-read", "confirm-read"):
             raise MalformedAction(f"unknown action {action!r}: correct-read or confirm-read")
@@ -68,14 +68,14 @@ class HandDealGame:
             raise MalformedAction(f"'card': {exc}") from None
         return [CardRead(card, "up", 1.0, OPERATOR_SOURCE)]
 
-    def snapshot(self, state: HandState) -> dict[str, Any]:
+    def snapshot(self, state: HandDealState) -> dict[str, Any]:
         if state.hand is None:
             return {"game": "hand", "started": False, "cameras": list(self.cameras),
                     "prompt": "waiting for the first card"}
         return hand_view(state, self.names, self.cameras)
 
 
-def waiting_stop(state: HandState) -> MachineFault | None:
+def waiting_stop(state: HandDealState) -> MachineFault | None:
     """The stop the deal waits on: logged, with no card dealt or answer given since."""
     for event in reversed(state.events):
         if isinstance(event, CardDelivered):
@@ -87,7 +87,7 @@ def waiting_stop(state: HandState) -> MachineFault | None:
     return None
 
 
-def hand_view(state: HandState, names: Mapping[Seat, str],
+def hand_view(state: HandDealState, names: Mapping[Seat, str],
               cameras: Sequence[str] = ()) -> dict[str, Any]:
     hand = state.hand
     assert hand is not None

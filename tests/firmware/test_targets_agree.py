@@ -18,8 +18,8 @@ from scanner.app.firmware_wire import (
     ROUTE,
     STATUS,
     STATUS_REPLY,
-    Block,
     ShoeTarget,
+    WireBlock,
 )
 
 SCRIPT: list[tuple[str, object]] = [
@@ -45,17 +45,17 @@ SCRIPT: list[tuple[str, object]] = [
 ]
 
 
-def collect_until(target: ShoeTarget, done, seconds: float = 2.0) -> list[Block]:
+def collect_until(target: ShoeTarget, done, seconds: float = 2.0) -> list[WireBlock]:
     """Blocks until one satisfies done (or seconds pass), then whatever follows in 50 ms."""
-    blocks: list[Block] = []
+    blocks: list[WireBlock] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and not any(done(b) for b in blocks):
         blocks += target.receive(0.02)
     return blocks + target.receive(0.05)
 
 
-def transcript(target: ShoeTarget) -> list[Block]:
-    blocks: list[Block] = []
+def transcript(target: ShoeTarget) -> list[WireBlock]:
+    blocks: list[WireBlock] = []
     last_block = (0, b"")
     for step, argument in SCRIPT:
         if step == "send":
