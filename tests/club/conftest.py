@@ -4,12 +4,14 @@ database (a fresh club store) per test."""
 from __future__ import annotations
 
 import itertools
+import subprocess
 from collections.abc import Iterator
 
 import pytest
 from club_support import Store
 
 from scanner.app.pg_cluster import Cluster
+from scanner.cli import main
 from scanner.club.admin import init_store
 
 _names = itertools.count(1)
@@ -30,3 +32,14 @@ def store(cluster: Cluster) -> Store:
     db = cluster.create_database(f"club{next(_names)}")
     init_store(cluster.admin_url(db))
     return Store(cluster, db)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]):
+    """The command line in this process (starting Python again costs seconds per call)."""
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(argv, code, out, err)
+    return run

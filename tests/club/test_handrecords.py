@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,10 @@ from director_support import random_deal, record_deals, rotated
 from scanner.bridge.formats import load
 from scanner.bridge.formats.pbn import EXPORT_TAGS
 from scanner.cards import SEATS, format_hand
-from scanner.cli import main
 
 GUID = "A1B2C3D4E5F60718293A4B5C6D7E8F90"
 
 
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]):
-    def run(*argv: str) -> subprocess.CompletedProcess:
-        capsys.readouterr()
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(argv, code, out, err)
-    return run
 
 
 @pytest.fixture

@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-import pytest
 from club_support import Store
-
-from scanner.cli import main
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]):
-    def run(*argv: str) -> subprocess.CompletedProcess:
-        capsys.readouterr()
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(argv, code, out, err)
-    return run
 
 
 def test_generate_with_a_club_ships_its_deal_history(store: Store, tmp_path: Path, cli) -> None:

@@ -13,7 +13,6 @@ import psycopg
 import pytest
 from club_support import Store
 
-from scanner.cli import main
 from scanner.club.access import TokenRefused, connect_table, parse_token
 from scanner.club.admin import init_store
 from scanner.club.schema import StoreVersionError
@@ -29,15 +28,6 @@ def tablescan(*argv: str) -> subprocess.CompletedProcess:
                           text=True, timeout=60, env=env)
 
 
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]):
-    """The command line in this process (starting Python again costs seconds per call)."""
-    def run(*argv: str) -> subprocess.CompletedProcess:
-        capsys.readouterr()
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(argv, code, out, err)
-    return run
 
 
 def other_tables_row(conn: psycopg.Connection, table: str) -> None:
