@@ -136,7 +136,10 @@ def main() -> None:
     parser.add_argument("--core", type=int, default=0, help="the one core to run on")
     args = parser.parse_args()
     os.sched_setaffinity(0, {args.core})
-    with tempfile.TemporaryDirectory(prefix="bench-handdeal-", dir=Path.cwd()) as tmp:
+    # The system's temp folder, never the current one: a bench killed midway must not leave
+    # its films and logs in the repo. Its disk is where the logs' fsyncs land: printed.
+    with tempfile.TemporaryDirectory(prefix="bench-handdeal-") as tmp:
+        print(f"films and logs in {tmp}")
         runs, whole_frame = [], []
         missed_exposures = wrong_counts = 0
         for n in range(args.deals):
