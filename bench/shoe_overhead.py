@@ -1,7 +1,7 @@
 """Host overhead per card of the dealing loop: driver + decision + durable log (target ≤ 2 ms).
 
 How: the real dealing loop deals full bridge decks through the Python simulator, started as its
-own process (``python -m scanner.shoe.simulator``) with zero motion delay, so the machine's
+own process (``python -m scanner.app.simulator_process``) with zero motion delay, so the machine's
 physical motion is excluded and the simulator does not share this process's GIL. The camera is
 the real virtual camera (render + ``read_station``); the time spent inside ``camera.look()`` is
 excluded, because reading the card is the vision issue's budget, not the host's.

@@ -5,17 +5,13 @@ the old one, as a replugged USB cable does. The control channel is the line prot
 simulated shoe shares (``station``, ``jam feed``, ``reset``, ``pockets`` …), so the virtual camera
 and the fault-injection tests work the same against the firmware under simavr.
 
-Run it alone with ``python -m scanner.shoe.simulator --deck FILE``: it prints
-``{"serial": …, "control": …}`` and serves until ``quit`` or Ctrl-C.
+``scanner.app.simulator_process`` runs it as a process of its own, as the C targets run.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import json
 import socket
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -308,24 +304,3 @@ CONTROL_COMMANDS: dict[str, Callable[[ShoeModel, list[str]], str]] = {
     "quit": _quit,
 }
 
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scanner.shoe.simulator")
-    parser.add_argument("--deck", help="virtual deck file: one card per line, top first")
-    parser.add_argument("--motion", type=float, default=0.0,
-                        help="seconds each feed or route takes (default 0)")
-    args = parser.parse_args(argv)
-    try:
-        deck = load_virtual_deck(args.deck) if args.deck else []
-    except VirtualDeckError as exc:
-        print(f"shoe simulator: {exc}", file=sys.stderr)
-        return 2
-    with Simulator(deck, motion_s=args.motion) as sim:
-        print(json.dumps({"serial": sim.serial_url, "control": sim.control_address}), flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            sim.stopped.wait()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -27,7 +27,8 @@ class TargetSpec:
 
 
 TARGETS: dict[str, TargetSpec] = {
-    "python": TargetSpec("python", None, (sys.executable, "-m", "scanner.shoe.simulator")),
+    "python": TargetSpec("python", None, (sys.executable, "-m",
+                                                 "scanner.app.simulator_process")),
     "native": TargetSpec("native", "native", (str(FIRMWARE_DIR / "build" / "shoe-native"),)),
     "simavr": TargetSpec("simavr", "sim", (str(FIRMWARE_DIR / "build" / "shoe-sim"),)),
 }
