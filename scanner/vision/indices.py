@@ -25,7 +25,6 @@ from ..cards import Card, Rank, Suit
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
 from .glyphs import meanings
 from .index import ink
-from .levels import percentiles
 
 # Where a flattened card's index lies in its canonical corner window (x, y in canonical
 # pixels, measured on real standard decks): the rank's centre and the suit pip's below it.
@@ -38,7 +37,8 @@ MIN_BLOB_AREA = 12  # pixels
 # Centre-to-centre distance of rank and suit over the rank's height, and their sizes.
 PAIR_DISTANCE = (0.7, 1.9)
 SIZE_RATIO = (0.35, 1.6)
-INK_DROP = 60  # grey levels the darkest channel drops below the paper around it
+INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
+LIGHT_REACH = 0.12  # how far to look for the brightest stock, of the photo's long side
 FAN_SCORE = 0.9  # the net's rank × suit probability for a corner alone to name a card
 
 
@@ -52,6 +52,12 @@ class IndexHit:
     corner: np.ndarray
     down: np.ndarray  # unit vector from the rank to the suit: down the card
 
+    def rank_centre(self) -> np.ndarray:
+        """Where the rank glyph's centre lies in the photo."""
+        w, h = WINDOW
+        across, down = self.corner[1] - self.corner[0], self.corner[3] - self.corner[0]
+        return self.corner[0] + RANK_AT[0] / w * across + RANK_AT[1] / h * down
+
     def same_index_or_card(self, other: IndexHit) -> bool:
         """Whether two hits are one index read twice (on one spot) or the two corners of
         one card (half a turn apart)."""
@@ -64,24 +70,38 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
     """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``."""
     darkest = cv2.bitwise_not(ink(image))
-    size = max(3, round(max(image.shape[:2]) * 0.012)) | 1
+    side = max(image.shape[:2])
+    size = max(3, round(side * 0.012)) | 1
     # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
     paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
-    # Card stock is white: bright in its darkest channel, near the photo's brightest, where
-    # wood, cork or felt is dark in at least one channel.
-    (top,) = percentiles(darkest[::4, ::4], (99,))
-    _, stock = cv2.threshold(paper, 0.75 * top, 1, cv2.THRESH_BINARY)
-    _, inked = cv2.threshold(cv2.subtract(paper, darkest), INK_DROP, 1, cv2.THRESH_BINARY)
+    # Card stock is white: bright in its darkest channel, near the brightest around it,
+    # where wood, cork or felt is dark in at least one channel. "Around" is a few cards
+    # wide, not the whole photo, so that cards in a hand's shadow still count as stock.
+    light = _light_around(darkest, side)
+    stock = (paper >= 0.75 * light).astype(np.uint8)
+    # Ink is a drop below the paper around it in proportion to that paper: a shadow
+    # dims ink and paper alike.
+    inked = (cv2.subtract(paper, darkest) >= INK_DROP * paper).astype(np.uint8)
     inked = cv2.bitwise_and(inked, stock)
     if skip is not None:
         inked = cv2.bitwise_and(inked, cv2.bitwise_not(skip) & 1)
     _, _, stats, centroids = cv2.connectedComponentsWithStats(inked, 8)
-    side = max(image.shape[:2])
     h = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     keep = ((h >= BLOB_HEIGHT[0] * side) & (h <= BLOB_HEIGHT[1] * side)
             & (stats[:, cv2.CC_STAT_AREA] >= MIN_BLOB_AREA))
     keep[0] = False  # the background
     return stats[keep], centroids[keep]
+
+
+def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
+    """The brightest stock within ``LIGHT_REACH`` of each pixel, worked out small."""
+    step = max(1, side // 200)
+    small = darkest[::step, ::step]
+    reach = max(3, round(LIGHT_REACH * side / step)) | 1
+    top = cv2.dilate(small, np.ones((reach, reach), np.uint8))
+    top = cv2.blur(top, (reach, reach))
+    big = cv2.resize(top, (darkest.shape[1], darkest.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return big.astype(np.float32)
 
 
 def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int]]:
@@ -149,18 +169,23 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     return _each_card_once(hits, copies)
 
 
+# Two indices are one when their rank glyphs lie closer than this share of the window's
+# width: a rank paired with its own suit and with a neighbour's pip reads as two cards on
+# one rank. In the tightest fans seen, the next card's rank lies a third of a window away.
+SAME_RANK_SHARE = 0.2
+
+
 def _each_card_once(hits: list[IndexHit], copies: int) -> list[IndexHit]:
     """The surest hit of each card, and of each further copy the deck may hold; and on any
-    one spot, only the surest card (a rank paired with its own suit and with a
-    neighbour's pip reads as two cards there)."""
+    one rank glyph, only the surest card."""
     kept: list[IndexHit] = []
     for hit in sorted(hits, key=lambda x: -x.score):
         same = [k for k in kept if k.card == hit.card]
         if len(same) >= copies or any(k.same_index_or_card(hit) for k in same):
             continue
         size = float(np.linalg.norm(hit.corner[1] - hit.corner[0]))
-        centre = hit.corner.mean(axis=0)
-        if any(np.linalg.norm(k.corner.mean(axis=0) - centre) < 0.5 * size for k in kept):
+        rank = hit.rank_centre()
+        if any(np.linalg.norm(k.rank_centre() - rank) < SAME_RANK_SHARE * size for k in kept):
             continue
         kept.append(hit)
     return kept

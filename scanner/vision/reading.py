@@ -354,7 +354,8 @@ def _read(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None, letters:
     cards = [canonical(img) for img in card_imgs]
     textured = [back_confidence(card) for card in cards]
     asked = [i for i, back in enumerate(textured) if back >= THRESHOLD]
-    indexed = dict(zip(asked, indices_seen([cards[i] for i in asked], reader), strict=True))
+    indexed = dict(zip(asked, indices_seen([cards[i] for i in asked], reader, both=False),
+                       strict=True))
     backs = [textured[i] if not indexed.get(i, True) else 0.0 for i in range(len(cards))]
     faces = [card for card, back in zip(cards, backs, strict=True) if back < THRESHOLD]
     if profile is not None:

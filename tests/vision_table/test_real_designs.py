@@ -66,6 +66,15 @@ def test_a_court_card_is_a_face_never_a_back(anglo, name):
         assert reading.card in (parse_card(name), None)
 
 
+@pytest.mark.parametrize("name", COURTS)
+def test_a_court_card_with_one_index_cut_off_is_still_a_face(anglo, name):
+    """One corner's index is evidence enough: no back shows one."""
+    card = flat(anglo[name])
+    h = card.shape[0]
+    for part in (card[: int(0.7 * h)], card[int(0.3 * h):]):
+        assert read_single_card(part).face == "up"
+
+
 def test_a_real_back_is_read_as_a_back_never_as_a_face(anglo):
     for picture in (flat(anglo["back"]), on_a_table(anglo["back"], 110, seed=2)):
         reading = read_single_card(picture)
@@ -113,6 +122,22 @@ def fanned(cards: list[np.ndarray], seed: int) -> np.ndarray:
 def test_a_fanned_hand_names_each_card_once_by_its_corner(anglo):
     names = ("2C", "7D", "9S", "TH", "AS", "5H", "KS", "QH", "JD")
     detections = read_table(fanned([anglo[n] for n in names], seed=4))
+    named = [d.card for d in detections if d.card is not None]
+    assert len(named) == len(set(named)), "a card named twice"
+    assert set(named) <= {parse_card(n) for n in names}
+    assert len(set(named)) >= len(names) - 2
+
+
+
+def test_a_hand_half_in_shadow_is_read_in_the_shadow_too(anglo):
+    """Ink is judged against the paper around it, and paper against the brightest stock a
+    few cards away, not the photo's brightest: a shadow dims both alike."""
+    names = ("2C", "7D", "9S", "TH", "AS", "5H", "KS", "QH", "JD")
+    photo = fanned([anglo[n] for n in names], seed=4).astype(np.float32)
+    h, w = photo.shape[:2]
+    shade = np.where(np.arange(w) > w // 2, 0.55, 1.0).astype(np.float32)
+    shade = cv2.GaussianBlur(np.tile(shade, (h, 1)), (0, 0), 15)
+    detections = read_table(np.clip(photo * shade[..., None], 0, 255).astype(np.uint8))
     named = [d.card for d in detections if d.card is not None]
     assert len(named) == len(set(named)), "a card named twice"
     assert set(named) <= {parse_card(n) for n in names}
