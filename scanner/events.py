@@ -19,7 +19,10 @@ class EventError(ValueError):
     """An event object that is malformed; the message names the field."""
 
 
-MARKERS = ("auction-started", "bidding-ended")
+# A hand dealt face down under a table camera with nothing to read the faces: its cards are
+# counted where they land, not named (logged right after its hand-started).
+FACES_NOT_READ = "faces-not-read"
+MARKERS = ("auction-started", "bidding-ended", FACES_NOT_READ)
 FACES = ("up", "down", "none")
 SIDES = ("NS", "EW")
 BOARD_STAGES = ("deal", "verify")
@@ -89,7 +92,8 @@ class CardExposed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Marker(Event):
-    """A point in the hand the rules care about: ``auction-started`` or ``bidding-ended``."""
+    """A point in the hand the rules care about: ``auction-started`` or ``bidding-ended``;
+    or ``faces-not-read``, a hand whose cards are counted, not read."""
 
     type: ClassVar[str] = "marker"
     name: str

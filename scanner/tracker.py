@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bridge.deal_rules import BRIDGE_DEAL_RULES
 from .cards import SEATS, Card, Seat
-from .events import CardDelivered, CardExposed, Event, HandStarted, Marker
+from .events import FACES_NOT_READ, CardDelivered, CardExposed, Event, HandStarted, Marker
 from .pinochle.deal_rules import PINOCHLE_DEAL_RULES
 from .rules import DealRules
 from .verdicts import OK, Verdict, most_severe
@@ -107,6 +107,7 @@ class DealTracker:
         self._seat_info = {seat: (self.hands[seat], seat.left) for seat in SEATS}
         self._dealt: list[tuple[int, Card | None]] = []
         self._unread = 0
+        self._counted_only = False
         self._findings: dict[tuple[str, bool], _Finding] = {}
         self._after = False
         self._cards_since_check = 0
@@ -188,7 +189,12 @@ class DealTracker:
         return self._result
 
     def is_complete(self) -> bool:
-        """Every card read, the whole deck and nothing else, each hand full."""
+        """Every card read, the whole deck and nothing else, each hand full (for a deal
+        counted only: each hand full, and no card seen twice or from another deck)."""
+        if self._counted_only:
+            return (all(len(cards) == self._hand_size for cards in self.hands.values())
+                    and self._foreign == 0
+                    and all(c <= n for c, n in zip(self._copies, self._allowed, strict=True)))
         return (self._unread == 0
                 and all(len(cards) == self._hand_size for cards in self.hands.values())
                 and self._foreign == 0 and self._copies == self._allowed)
@@ -246,6 +252,8 @@ class DealTracker:
         else:
             hand.append(None)
             self._unread += 1
+            if self._counted_only:
+                return
             self._flag("unread", [index], f"the card to {event.to} at event {index} was not read")
 
     def _on_surplus(self, card: Card, slot: int, index: int) -> None:
@@ -299,7 +307,10 @@ class DealTracker:
             self._flag("exposed", [index], f"{what} was exposed during the deal")
 
     def _on_marker(self, event: Marker, index: int) -> None:
-        if event.name in self.rules.after_markers:
+        if event.name == FACES_NOT_READ:
+            # Unread by design: an unread card is no fault, a missing one a seat short.
+            self._counted_only = True
+        elif event.name in self.rules.after_markers:
             self._reach_marker(index)
 
     def _on_implied_marker(self, event: Event, index: int) -> None:
@@ -345,7 +356,7 @@ class DealTracker:
         missing = [f"{card}" for (card, allowed), copies
                    in zip(self.rules.deck.counts, self._copies, strict=True)
                    for _ in range(allowed - copies)]
-        if len(missing) > self._unread:
+        if len(missing) > self._unread and not self._counted_only:
             unread = (f"; {self._unread} unread card(s) may be {self._unread} of them"
                       if self._unread else "")
             shown = ", ".join(missing[:_LISTED_CARDS])
@@ -405,7 +416,10 @@ class DealTracker:
         deck = self.rules.deck
         reason = (f"the whole {deck.size}-card deck, {deck.hand_size} cards to each hand, "
                   "dealt by the rules")
-        if not self.is_complete():
+        if self._counted_only and self.is_complete():
+            reason = (f"{deck.size} cards counted face down, {deck.hand_size} to each hand, "
+                      "dealt by the rules (no reading shoe: the faces were not read)")
+        elif not self.is_complete():
             reason = "no fault so far; the deal is not complete"
         if findings:
             reason += f"; {len(findings)} note(s)"

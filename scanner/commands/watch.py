@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
             zones = load_zones(args.zones) if args.zones else _zones_from_markers(table)
         except (ZoneError, SourceError) as exc:
             raise UsageError(f"--zones: {exc}") from None
-        zone_watch = ZoneWatch(zones)
+        # Meld may show a card as often as the deck holds it (pinochle: twice).
+        zone_watch = ZoneWatch(zones, copies=max(n for _, n in plan.deck.counts))
     if args.resume and args.db is None:
         raise UsageError("--resume takes up a hand from its log: give --db")
     db = args.db or Path(tempfile.mkdtemp(prefix="tablescan-watch-")) / "deal.db"

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
 
 from ..cards import Card, Seat
+from ..vision.indices import find_index_corners
 from ..vision.table import Detection, read_table
 from .zones import SeatZones
 
@@ -45,12 +47,20 @@ class Arrival:
 
 
 class ZoneWatch:
-    """Feed it the table camera's frames in order; it returns what landed in each."""
+    """Feed it the table camera's frames in order; it returns what landed in each.
+
+    ``copies`` is how many of each card the deck holds (pinochle 2). Once ``meld`` is set
+    (the auction is over), what lands is read as meld too: laid in a row, each card over the
+    last, only the index corners show, and the row's outline may pass for one card, even a
+    back; every index corner on it names a card (a double pinochle shows a card twice)."""
 
     def __init__(self, zones: SeatZones,
-                 reader: Callable[[np.ndarray], list[Detection]] = read_table) -> None:
+                 reader: Callable[[np.ndarray], list[Detection]] | None = None, *,
+                 copies: int = 1) -> None:
         self.zones = zones
-        self.reader = reader
+        self.reader = reader or partial(read_table, copies=copies)
+        self.copies = copies
+        self.meld = False
         w, h = zones.frame_size
         self._small_size = (w // SHRINK, h // SHRINK)
         self._boxes: dict[Seat, tuple[int, int, int, int]] = {}
@@ -123,6 +133,8 @@ class ZoneWatch:
         right = min((x0 + int(xs.max()) + 1 + pad) * SHRINK, w)
         bottom = min((y0 + int(ys.max()) + 1 + pad) * SHRINK, h)
         crop = np.ascontiguousarray(frame[top:bottom, left:right])
+        if self.meld:
+            return self._meld(crop)
         faces = []
         for found in self.reader(crop):
             cx, cy = found.outline.mean(axis=0)
@@ -131,11 +143,41 @@ class ZoneWatch:
             if on_change and changed[sy, sx]:
                 faces.append(found)
         if faces:
-            return tuple(found.card for found in faces if found.face == "up")
+            return _named_once(faces)
         points = np.column_stack([xs + x0, ys + y0]).astype(np.float32) * SHRINK + SHRINK / 2
         hull = cv2.convexHull(points - np.float32([left, top]))
         mask = np.zeros((bottom - top, right - left), np.uint8)
         cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
         mask = cv2.dilate(mask, np.ones((2 * SHRINK + 1, 2 * SHRINK + 1), np.uint8))
         alone = cv2.bitwise_and(crop, crop, mask=mask)
-        return tuple(found.card for found in self.reader(alone) if found.face == "up")
+        return _named_once(self.reader(alone))
+
+
+    def _meld(self, crop: np.ndarray) -> tuple[Card | None, ...]:
+        """The cards laid down in ``crop``: each whole card read, then every index corner
+        showing outside them (the corners of the cards a row overlaps), each card at most as
+        often as the deck holds it."""
+        whole = [d for d in self.reader(crop)
+                 if d.face == "up" and d.card is not None and d.seen == "card"]
+        named = [d.card for d in whole]
+        for hit in find_index_corners(crop, copies=self.copies,
+                                      known=[d.outline for d in whole]):
+            if named.count(hit.card) < self.copies:
+                named.append(hit.card)
+        return tuple(named)
+
+
+def _named_once(found: list[Detection]) -> tuple[Card | None, ...]:
+    """The faces up among ``found``. A row of overlapped cards is also one outline, which
+    the reader abstains on while naming each card by its corner: that outline is the row,
+    not one more unread card."""
+    corners = [d.outline.mean(axis=0) for d in found if d.seen == "corner"]
+    faces = []
+    for d in found:
+        if d.face != "up":
+            continue
+        if d.card is None and any(cv2.pointPolygonTest(d.outline.reshape(-1, 1, 2).astype(
+                np.float32), (float(x), float(y)), False) >= 0 for x, y in corners):
+            continue
+        faces.append(d.card)
+    return tuple(faces)

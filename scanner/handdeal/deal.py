@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import Card, Seat, Suit
 from ..events import (
+    FACES_NOT_READ,
     CardDelivered,
     CardExposed,
     CardRead,
@@ -84,7 +85,8 @@ class DealStopped(Exception):
 @dataclass(frozen=True)
 class MeldCheck:
     """A seat's meld as read from the table, beside what the seat was dealt: the points the
-    cards on the table score, and the tally the dealt hand scores, in the same trump."""
+    cards on the table score, and the tally the dealt hand scores, in the same trump. A hand
+    dealt face down with no reading shoe is not known: its meld is scored, not checked."""
 
     seat: Seat
     cards: tuple[Card, ...]
@@ -92,10 +94,11 @@ class MeldCheck:
     trump: Suit | None = None
     points: int | None = None
     tally: int | None = None
+    hand_known: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat.value, "cards": [str(c) for c in self.cards],
-                "not_dealt": [str(c) for c in self.not_dealt],
+                "not_dealt": [str(c) for c in self.not_dealt], "hand_known": self.hand_known,
                 "trump": self.trump.value if self.trump else None,
                 "points": self.points, "tally": self.tally}
 
@@ -129,6 +132,11 @@ class HandDeal:
         self.logged = 0
         self._answered = 0  # the last log entry looked at for the operator's answers
 
+    @property
+    def cards_dealt(self) -> int:
+        """Cards dealt so far: drawn past the reading shoe, or without one, landed."""
+        return self.reads if self.reading_shoe else sum(self.delivered.values())
+
     # -- log keys ------------------------------------------------------------------------------
 
     def start(self, token: str | None = None) -> int:
@@ -136,6 +144,9 @@ class HandDeal:
         seq = self.log.append(self.hand, key=HAND_KEY_PREFIX + (token or uuid.uuid4().hex))
         self.deal_key = f"hand:{seq}"
         self.hand_seq = seq
+        if not self.reading_shoe:
+            # Without a reading shoe the faces go down unread: the tracker counts them.
+            self._append(Marker(FACES_NOT_READ), "counted-only")
         return seq
 
     def resume(self, hand_seq: int) -> None:
@@ -327,11 +338,12 @@ class HandDeal:
         if self.stop is not None:
             return f"stop: {self.stop.prompt}"
         size = self.plan.deck.size
-        if self.reads >= size:
+        dealt = self.cards_dealt
+        if dealt >= size:
             return "the deal is complete"
         # A live deal's seat depends on the position alone, whichever card comes.
-        seat = self.plan.pocket_for(self.reads, self.plan.deck.counts[0][0], [])
-        left = self.plan.packet - self.reads % self.plan.packet
+        seat = self.plan.pocket_for(dealt, self.plan.deck.counts[0][0], [])
+        left = self.plan.packet - dealt % self.plan.packet
         more = " more" if left < self.plan.packet else ""
         return f"{left}{more} to {self.names.get(seat, seat_name(seat))}"
 
@@ -356,7 +368,8 @@ class HandDeal:
         return replace(ruled, verdict=worst, findings=so_far)
 
     def meld_checks(self) -> list[MeldCheck]:
-        return meld_checks(self.hand.game, self.dealt, self.meld, self.trump)
+        unknown = {seat for seat in Seat if len(self.dealt[seat]) < self.delivered[seat]}
+        return meld_checks(self.hand.game, self.dealt, self.meld, self.trump, unknown)
 
     def result(self) -> dict[str, Any]:
         """What ``watch`` prints: the verdict (a stop's, a stray meld card's, or the
@@ -384,35 +397,37 @@ class HandDeal:
 
 
 def meld_checks(game: str, dealt: Mapping[Seat, Sequence[Card]],
-                meld: Mapping[Seat, Sequence[Card]], trump: Suit | None = None
-                ) -> list[MeldCheck]:
+                meld: Mapping[Seat, Sequence[Card]], trump: Suit | None = None,
+                unknown: Collection[Seat] = ()) -> list[MeldCheck]:
     """Each seat's meld beside its dealt hand: the cards shown that it was not dealt, and,
     for pinochle, the points on the table and the tally of the hand in the same trump (the
-    given one, or the hand's best)."""
+    given one, or the hand's best). The ``unknown`` seats' hands were not all read: their
+    meld is scored (in the meld's own best trump, unless given) but not checked."""
     checks = []
     for seat in Seat:
         shown = tuple(meld.get(seat, ()))
         if not shown:
             continue
+        known = seat not in unknown
         left = Counter(dealt.get(seat, ()))
         strays = []
         for card in shown:
             if left[card] > 0:
                 left[card] -= 1
-            else:
+            elif known:
                 strays.append(card)
-        check = MeldCheck(seat, shown, tuple(strays))
+        check = MeldCheck(seat, shown, tuple(strays), hand_known=known)
         if game == "pinochle":
-            check = _scored(check, list(dealt.get(seat, ())), trump)
+            check = _scored(check, list(dealt.get(seat, ())) if known else None, trump)
         checks.append(check)
     return checks
 
 
-def _scored(check: MeldCheck, dealt: list[Card], trump: Suit | None) -> MeldCheck:
+def _scored(check: MeldCheck, dealt: list[Card] | None, trump: Suit | None) -> MeldCheck:
     try:
-        trump = trump or best_trump(dealt).trump
+        trump = trump or best_trump(check.cards if dealt is None else dealt).trump
         points = evaluate(check.cards, trump).total
-        tally = evaluate(dealt, trump).total
+        tally = None if dealt is None else evaluate(dealt, trump).total
     except MeldError:  # a hand that is no pinochle hand: nothing to score
         return check
     return replace(check, trump=trump, points=points, tally=tally)

@@ -129,6 +129,7 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
         prompt = f"{left}{more} to {names.get(seat, SEAT_NAMES[seat])}"
     verdict = tracker.verdict() if count < size else tracker.finish().verdict
     known = {seat: [c for c in cards if c is not None] for seat, cards in dealt.items()}
+    unread = {seat for seat, cards in dealt.items() if None in cards}
     return {
         "game": "hand",
         "started": True,
@@ -146,6 +147,6 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
                        "status": fault.before, "rule": fault.rule,
                        "remedy": REMEDIES[fault.before]} for card, seat in exposures],
         "verdict": verdict.to_dict(),
-        "meld": [m.to_dict() for m in meld_checks(hand.game, known, meld)],
+        "meld": [m.to_dict() for m in meld_checks(hand.game, known, meld, unknown=unread)],
         "cameras": list(cameras),
     }

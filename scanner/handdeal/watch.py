@@ -105,11 +105,11 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
     ticks = itertools.chain([first], zip(station_frames, table_frames, strict=False))
     _run(deal, ticks, zone_watch, meld, reader, on_tick, wait_on_stop)
     size = deal.plan.deck.size
-    if deal.stop is None and deal.reads < size:
+    if deal.stop is None and deal.cards_dealt < size:
         for source in (station, table):
             if source is not None and _live(source):
                 raise CameraLost(f"camera {source.name!r} stopped giving frames after "
-                                 f"{deal.reads} of {size} cards")
+                                 f"{deal.cards_dealt} of {size} cards")
     return deal.result()
 
 
@@ -141,8 +141,10 @@ def _run(deal: HandDeal, ticks: Iterator[tuple[Frame | None, Frame | None]],
                 finished = passes.flush()
             if finished is not None:
                 deal.on_pass(finished)
-            if meld and deal.reads >= size and not deal.pending:
+            if meld and deal.cards_dealt >= size and not deal.pending:
                 deal.end_of_bidding()
+                if zone_watch is not None:
+                    zone_watch.meld = True
         except DealStopped:
             if not wait_on_stop:
                 return

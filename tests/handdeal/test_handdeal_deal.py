@@ -159,3 +159,66 @@ def test_meld_with_a_card_not_dealt_to_that_seat_goes_to_the_director(tmp_path):
         assert (result["status"], result["rule"]) == ("director", THE_DEAL)
         assert "E shows KD in meld, not dealt to that seat" in result["reason"]
         assert result["meld"][0]["not_dealt"] == ["KD"]
+
+
+def counted_only(log) -> HandDeal:
+    """A deal watched by the table camera alone: no reading shoe names the cards."""
+    hand = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session),
+                    table_camera=True, reading_shoe=False)
+    hand.start()
+    return hand
+
+
+def deal_face_down(hand: HandDeal, seats) -> None:
+    for seat in seats:
+        hand.on_arrival(seat, ())
+
+
+PACKETS = [s for _ in range(4) for s in Seat.N.left.clockwise_from() for _ in range(3)]
+
+
+def test_without_a_reading_shoe_twelve_counted_at_each_seat_is_a_right_deal(tmp_path):
+    with EventLog(tmp_path / "t.db") as log:
+        hand = counted_only(log)
+        assert hand.next_prompt() == "3 to East"
+        deal_face_down(hand, PACKETS)
+        result = hand.result()
+    assert (result["status"], result["rule"]) == ("ok", THE_DEAL)
+    assert "48 cards counted face down, 12 to each hand" in result["reason"]
+    assert result["counts"] == {"N": 12, "E": 12, "S": 12, "W": 12}
+
+
+def test_without_a_reading_shoe_a_seat_short_and_one_long_is_a_redeal(tmp_path):
+    with EventLog(tmp_path / "t.db") as log:
+        hand = counted_only(log)
+        seats = list(PACKETS)
+        seats[16] = Seat.E  # South's card goes to East
+        deal_face_down(hand, seats)
+        result = hand.result()
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+    assert any("E has 13, S has 11" in f["reason"] for f in result["findings"])
+
+
+def test_without_a_reading_shoe_a_card_landing_face_up_is_read_and_an_exposure(tmp_path):
+    with EventLog(tmp_path / "t.db") as log:
+        hand = counted_only(log)
+        deal_face_down(hand, PACKETS[:5])
+        hand.on_arrival(PACKETS[5], [AS])
+        deal_face_down(hand, PACKETS[6:])
+        result = hand.result()
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+    assert "AS to S was dealt face up" in result["reason"]
+
+
+def test_without_a_reading_shoe_meld_is_scored_but_not_checked_against_an_unread_hand(
+        tmp_path):
+    with EventLog(tmp_path / "t.db") as log:
+        hand = counted_only(log)
+        deal_face_down(hand, PACKETS)
+        hand.end_of_bidding()
+        hand.on_arrival(Seat.S, [parse_card("QS"), parse_card("JD")])
+        result = hand.result()
+    assert result["status"] == "ok"
+    [meld] = result["meld"]
+    assert (meld["seat"], meld["points"], meld["not_dealt"], meld["hand_known"]) == (
+        "S", 4, [], False)

@@ -103,3 +103,31 @@ def test_a_bridge_deal_goes_one_card_at_a_time_clockwise_from_the_dealers_left(
     assert (result["status"], result["rule"]) == ("ok", "Law 6B")
     assert result["counts"] == {"N": 13, "E": 13, "S": 13, "W": 13}
     assert same_hands(result, footage.truth)
+
+
+def test_with_only_a_table_camera_the_right_deal_is_counted_twelve_at_each_seat(
+        film, capsys, tmp_path):
+    footage = film("right")
+    code = main(["watch", "--table", str(footage.table), "--zones", str(footage.zones),
+                 "--game", "pinochle", "--dealer", "N", "--db", str(tmp_path / "log.db"),
+                 "--meld"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    result = json.loads(out.out)
+    assert (result["status"], result["rule"]) == ("ok", THE_DEAL)
+    assert result["counts"] == {"N": 12, "E": 12, "S": 12, "W": 12}
+    assert {m["seat"]: sorted(m["cards"]) for m in result["meld"]} == {
+        s: sorted(cards) for s, cards in footage.truth["meld"].items()}
+
+
+def test_with_only_a_table_camera_a_card_landing_face_up_is_read_and_redealt(
+        film, capsys, tmp_path):
+    footage = film("exposed")
+    code = main(["watch", "--table", str(footage.table), "--zones", str(footage.zones),
+                 "--game", "pinochle", "--dealer", "N", "--db", str(tmp_path / "log.db")])
+    result = json.loads(capsys.readouterr().out)
+    [card] = footage.truth["exposed"]
+    assert code == 0
+    assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
+    assert f"{card} to {right_deal().draws[EXPOSED].to} was dealt face up" in result["reason"]
+    assert result["counts"] == {"N": 12, "E": 12, "S": 12, "W": 12}

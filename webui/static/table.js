@@ -195,7 +195,8 @@ function renderHand(state) {
     const cards = el("span");
     for (const c of m.cards) cards.append(cardNode(c));
     const tr = row([m.seat, cards, m.points ?? "", m.tally ?? "",
-      m.not_dealt.length ? `not dealt: ${m.not_dealt.join(" ")}` : "✓"]);
+      m.not_dealt.length ? `not dealt: ${m.not_dealt.join(" ")}`
+        : m.hand_known === false ? "hand not read" : "✓"]);
     tr.dataset.seat = m.seat;
     return tr;
   });
