@@ -129,10 +129,12 @@ class Calibration:
     """How far to trust the net: a softmax temperature, and thresholds for each view. The
     read station sees every card alike (size, light, window), so its thresholds are
     calibrated on its own frames; any other card image gets the ``card`` thresholds,
-    calibrated on cards of every size and condition."""
+    calibrated on cards of every size and condition; a corner found alone (a fanned hand)
+    gets ``corner``, calibrated on windows cut as the index finder cuts them."""
 
     temperature: float
     thresholds: dict[str, Thresholds]
+    corner: float  # the score one index corner, read alone where cards overlap, must reach
 
 
 def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -167,7 +169,7 @@ class CornerReader:
                 raise ValueError(f"{self.calibration_path}: labels do not match this reader's")
             self._calibration = Calibration(float(data["temperature"]), {
                 view: Thresholds(**{k: float(v) for k, v in data[view].items()})
-                for view in VIEWS})
+                for view in VIEWS}, float(data["corner"]))
         return self._calibration
 
     def logits(self, windows: Sequence[np.ndarray]) -> np.ndarray:

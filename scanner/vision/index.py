@@ -19,13 +19,15 @@ from ..cards import Suit
 from .levels import histogram, histogram_percentiles
 
 CANONICAL_SIZE = (240, 360)  # width, height a rectified card is resized to before reading
-CORNER_WINDOW = (0.255, 0.34)  # fraction of width and height searched for the index
+# Fraction of width and height searched for the index: tall enough for the big indices of
+# real decks (ancient-egyptians, bellot), whose suit pip sits lower than a third down.
+CORNER_WINDOW = (0.255, 0.40)
 GLYPH_SIDE = 22
 FEATURE_SIZE = GLYPH_SIDE * GLYPH_SIDE + 1
 
 _MIN_CONTRAST = 40  # ink levels between paper and glyph; below this there is no print
 _MIN_GLYPH_H = 0.028  # of the card height
-_MAX_GLYPH_H = 0.13
+_MAX_GLYPH_H = 0.18  # real decks' rank glyphs reach 0.14 of the card's height
 _MAX_STRAY_COMPONENTS = 3  # more loose ink than this around the index means it is no index
 
 

@@ -6,11 +6,13 @@ stock; whatever way the card lies, the line from the rank to the suit points dow
 card. Every pair of ink blobs shaped and spaced like that proposes a corner: the window
 around it is cut out turned upright, at the scale the pair gives, exactly as a flattened
 card's corner window would be (``corner_net.WINDOW``), and the corner net reads all the
-proposals in one pass. A proposal is kept only when the net names a card at the strict
-score ``FAN_SCORE``: pips on a card's face, a court's picture or an index upside down
-make proposals too, and the net, trained to call them no index, must not be trusted
-loosely there. Each card is named once, at its surest corner (a deck with two of each
-card, as pinochle's, may show a card twice, in two places the same way up).
+proposals in one pass. A proposal is kept only when the net names a card at the score
+calibrated for a corner read alone (``Calibration.corner``): pips on a card's face, a
+court's picture or an index upside down make proposals too, and the net, trained to call
+them no index, must not be trusted loosely there. Each card is named once, at its
+surest corner (a deck with two of each card, as pinochle's, may show a card twice, in two
+places the same way up). A picture of one card is named by its index corners only when
+both show and agree.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ PAIR_DISTANCE = (0.7, 1.9)
 SIZE_RATIO = (0.35, 1.6)
 INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
 LIGHT_REACH = 0.12  # how far to look for the brightest stock, of the photo's long side
-FAN_SCORE = 0.9  # the net's rank × suit probability for a corner alone to name a card
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,37 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     """Every card whose index corner shows in the photo, each once (up to ``copies`` times
     for a deck holding that many of each card), at its surest corner. ``known`` are the
     outlines of cards already read whole, whose ink is not looked at again."""
+    return _each_card_once(index_hits(image, letters, reader=reader, known=known), copies)
+
+
+def one_card_by_both_indices(image: np.ndarray, letters: str | None = None, *,
+                             reader: CornerReader | None = None) -> IndexHit | None:
+    """The one card a picture of a single card shows, when both its index corners are
+    found and name it, and no other card is named anywhere; else None. One corner alone
+    is too little to name a card on: a patch of a court's robe or of a pip may pass for
+    an index once, seldom twice half a turn apart."""
+    hits = index_hits(image, letters, reader=reader)
+    if len({hit.card for hit in hits}) != 1:
+        return None
+    best = max(hits, key=lambda hit: hit.score)
+    if not any(_half_a_turn_apart(best, other) for other in hits):
+        return None
+    return best
+
+
+def _half_a_turn_apart(a: IndexHit, b: IndexHit) -> bool:
+    """Whether two hits are the two index corners of one card: pointing opposite ways, and
+    apart by more than a corner window."""
+    size = float(np.linalg.norm(a.corner[1] - a.corner[0]))
+    apart = np.linalg.norm(a.corner.mean(axis=0) - b.corner.mean(axis=0)) > size
+    return bool(apart and float(a.down @ b.down) < -0.5)
+
+
+def index_hits(image: np.ndarray, letters: str | None = None, *,
+               reader: CornerReader | None = None,
+               known: Sequence[np.ndarray] = ()) -> list[IndexHit]:
+    """Every proposed index corner the net names a card on, surely enough for a corner
+    read alone; one card may be named at several."""
     reader = reader or default_reader()
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
@@ -152,6 +184,7 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE) for m in transforms]
     rank_probs, suit_probs = reader.probabilities(windows)
+    threshold = reader.calibration.corner
     rank_meaning = meanings(RANK_LABELS, letters)
     r_best, s_best = rank_probs.argmax(axis=1), suit_probs.argmax(axis=1)
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
@@ -159,14 +192,14 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     for i, ((a, b), m) in enumerate(zip(pairs, transforms, strict=True)):
         rank, suit = rank_meaning[r_best[i]], SUIT_LABELS[s_best[i]]
         score = float(rank_probs[i, r_best[i]] * suit_probs[i, s_best[i]])
-        if not isinstance(rank, Rank) or suit == NONE or score < FAN_SCORE:
+        if not isinstance(rank, Rank) or suit == NONE or score < threshold:
             continue
         inverse = cv2.invertAffineTransform(m)
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
         down = centroids[b] - centroids[a]
         hits.append(IndexHit(Card(rank, Suit(suit)), score, corner.astype(np.float32),
                              down / max(float(np.linalg.norm(down)), 1e-9)))
-    return _each_card_once(hits, copies)
+    return hits
 
 
 # Two indices are one when their rank glyphs lie closer than this share of the window's

@@ -32,7 +32,7 @@ from .corner_net import CornerReader, default_reader
 from .glare import glare_outlines
 from .image_io import bgr_frame
 from .index import CANONICAL_SIZE, canonical
-from .indices import find_index_corners
+from .indices import find_index_corners, one_card_by_both_indices
 from .levels import median, percentiles
 from .profile import DeckProfile
 from .quads import (
@@ -619,7 +619,7 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
     handed to the read station, whose dark window it may be. Where neither names a card,
     the picture itself is read as the card, as a tight crop is (turned portrait); and
     failing that, the card's index corners are looked for anywhere in the picture
-    (``indices``), which must all name one card.
+    (``indices``): both must show, and nothing else be named.
     """
     photo = bgr_frame(photo)
     outlines = locate_cards(photo)
@@ -645,15 +645,12 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
         # What the locator took for a back is a court card's framed picture, much of a
         # crop whose corners show an index: a face, unread.
         return whole
-    if found.face != "down":
+    if found.face != "down" and profile is None:
         # No outline read (a pale table, a card half in shadow): its index corners may
-        # still show. One card named by every corner found is that card; two are not one
-        # card's picture.
-        named = {hit.card: hit.score for hit in find_index_corners(
-            photo, letters, reader=reader)}
-        if profile is None and len(named) == 1:
-            [(card, score)] = named.items()
-            return Reading("up", card, score)
+        # still show, and name the card when both do.
+        hit = one_card_by_both_indices(photo, letters, reader=reader)
+        if hit is not None:
+            return Reading("up", hit.card, hit.score)
     return found
 
 

@@ -59,6 +59,7 @@ from ..corner_net import (
     second_look_windows,
     split_probabilities,
 )
+from ..glyphs import meanings
 from ..index import CANONICAL_SIZE, canonical
 from ..indices import RANK_AT
 from ..middle import Middle, look_at_middle
@@ -389,11 +390,17 @@ def _no_index_window(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 # cuts them (``indices``): scaled, turned and placed by a rank and a suit pip found in the
 # photo, a little off, and in a fan with the next card lying over the window's right side.
 FOUND_SHARE = 0.5
+# Where the next card's edge crosses the window, in canonical pixels from its left: in a
+# tight fan the neighbour's own index shows just right of the one being read.
+NEIGHBOUR_EDGE = (32.0, 62.0)
 
 
-def _as_found(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator
+              ) -> np.ndarray:
     """A corner window of a canonical card cut a little off scale, turn and place, and
-    half the time with another card lying over its right side, clear of the index."""
+    half the time with ``neighbour`` lying over its right side, clear of the index, as the
+    next card of a fan lies: a little turned, a little higher or lower, its own index
+    showing."""
     w, h = WINDOW
     scale, turn = _u(rng, 0.85, 1.18), np.deg2rad(_u(rng, -8, 8))
     a, b = scale * np.cos(turn), scale * np.sin(turn)
@@ -403,13 +410,21 @@ def _as_found(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     window = cv2.warpAffine(card, m, (w, h), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.5:
-        edge, slant = _u(rng, 40, 62), _u(rng, -0.3, 0.3)
+        edge, slant = _u(rng, *NEIGHBOUR_EDGE), _u(rng, -0.3, 0.3)
+        # The neighbour's left edge lies along x = edge + slant * (y - h/2): its right
+        # axis is square to that line, its top a little above or below this card's.
+        norm = float(np.hypot(1.0, slant))
+        right, down = np.array([1.0, -slant]) / norm, np.array([slant, 1.0]) / norm
+        k = scale * _u(rng, 0.92, 1.08)
+        top = _u(rng, -0.3, 0.3) * h
+        n = np.column_stack([k * right, k * down,
+                             np.array([edge, h / 2]) + (top - h / 2) * down])
+        other = cv2.warpAffine(neighbour, n, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
         ys, xs = np.mgrid[:h, :w]
-        over = xs > edge + slant * (ys - h / 2)
-        other = cv2.resize(card[h:2 * h, w:2 * w], (w, h))
-        shade = np.clip(255 - 80 * np.exp(-np.abs(xs - edge - slant * (ys - h / 2)) / 1.5),
-                        0, 255)[..., None] / 255
-        window = np.where(over[..., None], other, (window * shade).astype(np.uint8))
+        across = xs - edge - slant * (ys - h / 2)
+        shade = np.clip(255 - 80 * np.exp(-np.abs(across) / 1.5), 0, 255)[..., None] / 255
+        window = np.where((across > 0)[..., None], other, (window * shade).astype(np.uint8))
     return window
 
 
@@ -420,6 +435,7 @@ def _real_chunk(job: tuple[list[RealImage], int, int]
     rng = np.random.default_rng([seed, index, 1])
     windows: list[np.ndarray] = []
     labels: list[tuple[str, str]] = []
+    neighbour: np.ndarray | None = None
     for image in images:
         label = corner_labels(image)
         for card in views(image, rng, _views_of(image)):
@@ -427,11 +443,13 @@ def _real_chunk(job: tuple[list[RealImage], int, int]
             labels += [label, label]
             if rng.random() < FOUND_SHARE:
                 upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
-                windows.append(_as_found(upright, rng))
+                windows.append(_as_found(upright, card if neighbour is None else neighbour,
+                                         rng))
                 labels.append(label)
             if image.card is not None and rng.random() < NO_INDEX_SHARE:
                 windows.append(_no_index_window(card, rng))
                 labels.append((NONE, NONE))
+        neighbour = card  # the next image's fan neighbour: another card
     return (net_input(windows).astype(np.float16),
             np.array([RANK_LABELS.index(r) for r, _ in labels], np.int64),
             np.array([SUIT_LABELS.index(s) for _, s in labels], np.int64))
@@ -598,7 +616,7 @@ class Scored:
 # Cyrillic queen, a stylised 9) whose wrong reads at near-certain scores would push the
 # threshold to 1.0 and abstain on most real cards; these few are let through, so on
 # calibration at most this share is named wrong. The read station tolerates none.
-TOLERATED_WRONG = {"card": 0.0005, "station": 0.0}
+TOLERATED_WRONG = {"card": 0.0005, "station": 0.0, "corner": 0.0005}
 
 
 def _worst_tolerated(wrong_scores: list[float], share: float, count: int) -> float:
@@ -663,7 +681,62 @@ def _second_threshold(reader: CornerReader, temperature: float, cards: list[Cali
     return second
 
 
-def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
+@dataclasses.dataclass(frozen=True)
+class FoundWindow:
+    """A window cut as the table view's index finder cuts one, and the card it shows
+    (None: no index, so no card may be named)."""
+
+    window: np.ndarray
+    card: Card | None
+
+
+def found_calibration_windows(images: list[RealImage], seed: int = CALIBRATION_SEED
+                              ) -> list[FoundWindow]:
+    """From each real calibration image, one corner cut as found (in a fan half the time,
+    the previous image's card lying over it) and, for a card, one window of its middle
+    or of an index upside down."""
+    rng = np.random.default_rng([seed, 2])
+    out: list[FoundWindow] = []
+    neighbour: np.ndarray | None = None
+    for image in images:
+        [card] = views(image, rng, 1)
+        upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
+        out.append(FoundWindow(_as_found(upright, card if neighbour is None else neighbour,
+                                         rng), image.card))
+        if image.card is not None:
+            out.append(FoundWindow(_no_index_window(card, rng), None))
+        neighbour = card
+    return out
+
+
+def _corner_threshold(reader: CornerReader, temperature: float,
+                      found: list[FoundWindow]) -> float:
+    """The score one index corner read alone (``indices``) must reach: SAFETY log-odds
+    above the worst wrong name among the found windows, bar the tolerated share."""
+    rank_probs, suit_probs = split_probabilities(
+        reader.logits([f.window for f in found]), temperature)
+    rank_meaning = meanings(RANK_LABELS, None)
+    r_best, s_best = rank_probs.argmax(axis=1), suit_probs.argmax(axis=1)
+    named: list[tuple[Card | None, float]] = []
+    for i in range(len(found)):
+        rank, suit = rank_meaning[r_best[i]], SUIT_LABELS[s_best[i]]
+        card = Card(rank, Suit(suit)) if isinstance(rank, Rank) and suit != NONE else None
+        named.append((card, float(rank_probs[i, r_best[i]] * suit_probs[i, s_best[i]])))
+    wrong = [score for f, (card, score) in zip(found, named, strict=True)
+             if card is not None and card != f.card]
+    threshold = _above(_worst_tolerated(wrong, TOLERATED_WRONG["corner"], len(found)))
+    cards = [f for f in found if f.card is not None]
+    right = sum(card == f.card and score >= threshold
+                for f, (card, score) in zip(found, named, strict=True) if f.card is not None)
+    let_through = sum(score >= threshold for score in wrong)
+    print(f"calibration corner alone: {threshold:.4f}; {len(cards)} corners as found: right "
+          f"{100 * right / max(len(cards), 1):.2f}%; {len(found) - len(cards)} with no "
+          f"index; wrong {let_through}", file=sys.stderr)
+    return threshold
+
+
+def calibrate(path: Path, cards: list[CalibrationCard],
+              found: list[FoundWindow]) -> dict[str, object]:
     """The temperature and each view's thresholds for the net at ``path``: the station's
     from the cards that came through the real station path, the general ones from all;
     and one threshold for a second look, from every card its own view abstained on."""
@@ -697,6 +770,7 @@ def calibrate(path: Path, cards: list[CalibrationCard]) -> dict[str, object]:
     for view, chosen, values in (("station", station, own), ("card", scores, general)):
         _report(view, chosen, values)
         out[view] = {**values, "second": second}
+    out["corner"] = _corner_threshold(reader, temperature, found)
     return out
 
 
@@ -735,9 +809,11 @@ def write_calibration(net: Path, styles: tuple[str, ...], count: int = 8000,
     """Calibrate the net at ``net`` on ``count`` fresh rendered cards and the real
     calibration images; the .json goes beside it."""
     cards = calibration_cards(styles, count)
+    found: list[FoundWindow] = []
     if real is not None:
         cards += real_calibration_cards(real.images(calibration=True))
-    values = calibrate(net, cards)
+        found = found_calibration_windows(real.images(calibration=True))
+    values = calibrate(net, cards, found)
     net.with_suffix(".json").write_text(json.dumps(
         {"styles": list(styles), "real": real is not None, "rank_labels": list(RANK_LABELS),
          "suit_labels": list(SUIT_LABELS), **values}, indent=1) + "\n")
