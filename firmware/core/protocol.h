@@ -5,6 +5,8 @@
 #define SHOE_PROTOCOL_H
 
 #define PROTOCOL_VERSION 1
+/* The table's own CRC, sent in identity: a host built from another table refuses us. */
+#define PROTOCOL_DICTIONARY_CRC 0x60B6
 
 #define FRAME_SYNC 0x7E
 #define FRAME_HEADER 2 /* LEN, SEQ */

@@ -32,6 +32,7 @@ static void send_identity(const shoe_t *s)
         MSG_IDENTITY, FW_MAJOR, FW_MINOR, FW_PATCH, PROTOCOL_VERSION, POCKET_COUNT,
         HOPPER_CAPACITY_CARDS, PATH_WIDTH_MM, MAX_CARD_LENGTH_MM,
         (uint8_t)(s->boot_id >> 8), (uint8_t)s->boot_id,
+        (uint8_t)(PROTOCOL_DICTIONARY_CRC >> 8), (uint8_t)PROTOCOL_DICTIONARY_CRC,
     };
     send(s, payload, sizeof payload);
 }

@@ -156,11 +156,11 @@ static void test_boot_sends_the_reset_event_with_the_reset_cause(void)
     CHECK_EQ(b.payload[2], 0x01);
 }
 
-static void test_identify_reports_versions_geometry_and_boot_id(void)
+static void test_identify_reports_versions_geometry_boot_id_and_dictionary_crc(void)
 {
     board_power_up(4);
     block_t b = board_query(MSG_IDENTIFY);
-    CHECK_EQ(b.length, 11);
+    CHECK_EQ(b.length, 13);
     CHECK_EQ(b.payload[0], MSG_IDENTITY);
     CHECK_EQ(b.payload[4], PROTOCOL_VERSION);
     CHECK_EQ(b.payload[5], 4);
@@ -168,6 +168,7 @@ static void test_identify_reports_versions_geometry_and_boot_id(void)
     CHECK_EQ(b.payload[7], PATH_WIDTH_MM);
     CHECK_EQ(b.payload[8], MAX_CARD_LENGTH_MM);
     CHECK_EQ((b.payload[9] << 8) | b.payload[10], 7);
+    CHECK_EQ((b.payload[11] << 8) | b.payload[12], PROTOCOL_DICTIONARY_CRC);
     CHECK_EQ(b.seq, 0);
 }
 
@@ -668,7 +669,7 @@ static const check_case_t CASES[] = {
     CASE(test_partial_block_is_abandoned_after_a_silent_gap),
     CASE(test_block_after_a_pause_is_read_even_when_the_last_one_lost_its_sync),
     CASE(test_boot_sends_the_reset_event_with_the_reset_cause),
-    CASE(test_identify_reports_versions_geometry_and_boot_id),
+    CASE(test_identify_reports_versions_geometry_boot_id_and_dictionary_crc),
     CASE(test_queries_do_not_advance_the_sequence),
     CASE(test_no_action_is_carried_out_before_identify),
     CASE(test_action_is_acknowledged_before_its_result),

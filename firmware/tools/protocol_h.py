@@ -12,6 +12,7 @@ a PlatformIO build, which does not run make, compiles the same numbers.
 from __future__ import annotations
 
 import argparse
+import binascii
 import json
 import sys
 from pathlib import Path
@@ -24,6 +25,15 @@ def _enum(tag: str, prefix: str, table: dict[str, int], *, bits: bool = False) -
     for name, value in table.items():
         lines.append(f"    {prefix}{name.upper()} = {f'1 << {value}' if bits else value},")
     return [*lines, "};", ""]
+
+
+def dictionary_crc(spec: dict) -> int:
+    """PROTOCOL.md §4: CRC-16/CCITT-FALSE of the table as compact JSON with sorted keys, without
+    its "about" note. The host computes the same number (scanner/shoe/protocol.py); a test
+    holds the two to each other."""
+    table = {key: value for key, value in spec.items() if key != "about"}
+    return binascii.crc_hqx(json.dumps(table, sort_keys=True, separators=(",", ":")).encode(),
+                            0xFFFF)
 
 
 def header(spec: dict) -> str:
@@ -44,6 +54,8 @@ def header(spec: dict) -> str:
         "#define SHOE_PROTOCOL_H",
         "",
         f"#define PROTOCOL_VERSION {spec['version']}",
+        "/* The table's own CRC, sent in identity: a host built from another table refuses us. */",
+        f"#define PROTOCOL_DICTIONARY_CRC 0x{dictionary_crc(spec):04X}",
         "",
         f"#define FRAME_SYNC 0x{int(block['sync'], 16):02X}",
         f"#define FRAME_HEADER {block['header']} /* LEN, SEQ */",

@@ -30,6 +30,9 @@ IDENTIFY, STATUS, FEED, ROUTE, CLEAR_COUNTS, RESUME = (
 IDENTITY, STATUS_REPLY, DONE, FAULT, EVENT = (
     _IDS[name, True] for name in ("identity", "status", "done", "fault", "event"))
 STATES = {value: name for name, value in SPEC["states"].items()}
+_BYTES = {"u8": 1, "u16": 2}
+IDENTITY_LENGTH = 1 + sum(_BYTES[kind] for message in SPEC["messages"]
+                          if message["name"] == "identity" for _, kind in message["args"])
 EVENT_RESET, EVENT_DOOR_OPENED = SPEC["events"]["reset"], SPEC["events"]["door_opened"]
 
 
@@ -184,7 +187,8 @@ class NoisyLink:
             deadline = time.monotonic() + 0.2
             while time.monotonic() < deadline:
                 for block in self._read():
-                    if block.payload[:1] == bytes((IDENTITY,)) and len(block.payload) == 11:
+                    if (block.payload[:1] == bytes((IDENTITY,))
+                            and len(block.payload) == IDENTITY_LENGTH):
                         self.shoe.seq = block.seq
                         return block.seq
             self.retransmits += 1

@@ -30,6 +30,8 @@ from .errors import (
 )
 from .link import Link, LinkDown, PortOpener, open_serial
 from .protocol import (
+    ANSWERS,
+    DICTIONARY_CRC,
     POCKET_NAMES,
     PROTOCOL_VERSION,
     Block,
@@ -208,13 +210,12 @@ class Shoe:
         except LinkDown as exc:
             self._enter(HostState.OFFLINE)
             raise LinkLost(str(exc), self.machine, resumable=False, kind="link-lost") from None
-        identity = self._query("identify")
-        if identity["protocol"] != PROTOCOL_VERSION:
-            self.close()
-            raise ProtocolError(
-                f"shoe speaks protocol {identity['protocol']}, this host speaks "
-                f"{PROTOCOL_VERSION}: update one of them", self.machine, resumable=False,
-                kind="protocol-version")
+        try:
+            identity = self._identify()
+        except ProtocolError as exc:
+            if exc.kind in ("protocol-version", "protocol-dictionary"):
+                self.close()
+            raise
         self.identity = Identity(
             f"{identity['fw_major']}.{identity['fw_minor']}.{identity['fw_patch']}",
             identity["protocol"], identity["pockets"], identity["hopper_capacity"],
@@ -435,8 +436,26 @@ class Shoe:
         if not self._needs_identify:
             return False
         self._needs_identify = False
-        self._query("identify")
+        self._identify()
         return True
+
+    def _identify(self) -> Message:
+        """Ask the shoe who it is; refuse a shoe built from another protocol table.
+
+        Klipper's way: the firmware's ``identity`` carries its table's CRC, so a shoe flashed
+        from an older (or newer) table is refused by name before any card moves, even where
+        the tables' version numbers agree.
+        """
+        identity = self._query("identify")
+        if identity["protocol"] != PROTOCOL_VERSION:
+            raise ProtocolError(
+                f"shoe speaks protocol {identity['protocol']}, this host speaks "
+                f"{PROTOCOL_VERSION}: update one of them", self.machine, resumable=False,
+                kind="protocol-version")
+        if identity["dictionary_crc"] != DICTIONARY_CRC:
+            raise _other_dictionary(f"its table's CRC is 0x{identity['dictionary_crc']:04X}, "
+                                    f"this host's 0x{DICTIONARY_CRC:04X}", self.machine)
+        return identity
 
     def _back_to_running(self, message: Message) -> None:
         """A status taken mid-action shows the state before it; the action is still ours."""
@@ -549,7 +568,11 @@ class Shoe:
             return None
         try:
             return decode_message(received.payload, from_host=False)
-        except ProtocolViolation:
+        except ProtocolViolation as exc:
+            if received.payload[0] == ANSWERS["identity"].id:
+                # Only a firmware built from another table sends an identity of another
+                # length (one from before the table's CRC was in it, say).
+                raise _other_dictionary(str(exc), self.machine) from None
             return None
 
     # -- the port -----------------------------------------------------------------------------
@@ -583,6 +606,12 @@ class Shoe:
                     self._enter(HostState.OFFLINE)
                     raise LinkLost(f"{exc}; gave up after {self.timing.link_lost_after:g} s",
                                    self.machine, resumable=True, kind="link-lost") from None
+
+
+def _other_dictionary(why: str, machine: MachineSnapshot) -> ProtocolError:
+    return ProtocolError(f"the shoe's firmware was built from another protocol table ({why}): "
+                         "flash the firmware that matches this host (make -C firmware flash)",
+                         machine, resumable=False, kind="protocol-dictionary")
 
 
 def _synthetic_done(seq: int, action_id: int) -> Message:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .protocol import (
+    DICTIONARY_CRC,
     POCKET_NAMES,
     PROTOCOL_VERSION,
     SILENCE_S,
@@ -168,7 +169,8 @@ class ShoeModel:
             return answer("identity", fw_major=major, fw_minor=minor, fw_patch=patch,
                           protocol=PROTOCOL_VERSION, pockets=len(POCKET_NAMES),
                           hopper_capacity=HOPPER_CAPACITY, path_width_mm=PATH_WIDTH_MM,
-                          max_card_length_mm=MAX_CARD_LENGTH_MM, boot_id=self.boot_id)
+                          max_card_length_mm=MAX_CARD_LENGTH_MM, boot_id=self.boot_id,
+                          dictionary_crc=DICTIONARY_CRC)
         return answer("status", state=self.state, flags=self.flags,
                       count_N=self.counts[0], count_E=self.counts[1], count_S=self.counts[2],
                       count_W=self.counts[3], last_action_seq=self.last_action_seq,

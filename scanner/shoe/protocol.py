@@ -4,6 +4,9 @@ The numbers live in one table, ``protocol.json`` beside this module: the message
 flags, fault codes and events. This module reads it; the firmware's ``core/protocol.h`` is
 written from it at build time (``firmware/tools/protocol_h.py``), and the tests check it
 against PROTOCOL.md. So the driver, the simulator, the firmware and the tests read one table.
+A flashed shoe may still be older than its host: its ``identity`` carries the table's CRC
+(``DICTIONARY_CRC``), and the driver refuses a shoe whose number differs, as Klipper's host
+refuses a micro-controller built from another data dictionary.
 """
 
 from __future__ import annotations
@@ -43,6 +46,17 @@ def crc16_ccitt_false(data: bytes, crc: int = 0xFFFF) -> int:
     three CRCs per exchange were a visible share of the host's time per card in pure Python.
     """
     return binascii.crc_hqx(data, crc)
+
+
+def dictionary_crc(spec: Mapping) -> int:
+    """The protocol table's own CRC, as PROTOCOL.md §4 defines it: CRC-16/CCITT-FALSE of the
+    table as compact JSON with sorted keys, leaving out its ``about`` note (prose, not protocol).
+    """
+    table = {key: value for key, value in spec.items() if key != "about"}
+    return crc16_ccitt_false(json.dumps(table, sort_keys=True, separators=(",", ":")).encode())
+
+
+DICTIONARY_CRC = dictionary_crc(SPEC)
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,14 @@ core/protocol.h is written from it, and says what it says, number for number."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 from scanner.app.firmware_wire import FIRMWARE, SPEC
+from scanner.shoe.protocol import DICTIONARY_CRC, dictionary_crc
 
 GENERATOR = FIRMWARE / "tools" / "protocol_h.py"
 HEADER = FIRMWARE / "core" / "protocol.h"
@@ -52,3 +54,16 @@ def test_the_makefile_writes_the_header_before_anything_compiles_it() -> None:
     makefile = (FIRMWARE / "Makefile").read_text()
     assert re.search(r"^core/protocol\.h: \.\./scanner/shoe/protocol\.json", makefile, re.M)
     assert "tools/protocol_h.py --write $@" in makefile
+
+
+def test_the_header_carries_the_dictionary_crc_the_host_computes_from_the_table() -> None:
+    found = re.search(r"^#define PROTOCOL_DICTIONARY_CRC 0x([0-9A-F]{4})$", HEADER.read_text(),
+                      re.M)
+    assert found and int(found.group(1), 16) == DICTIONARY_CRC
+
+
+def test_any_change_to_the_table_changes_its_dictionary_crc_but_its_note_does_not() -> None:
+    renumbered = json.loads(json.dumps(SPEC))
+    renumbered["messages"][2]["id"] = "0x14"
+    noted = {**SPEC, "about": "another note"}
+    assert dictionary_crc(renumbered) != dictionary_crc(SPEC) == dictionary_crc(noted)

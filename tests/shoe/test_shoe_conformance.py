@@ -9,10 +9,19 @@ import time
 import pytest
 
 from scanner.cards import Seat, parse_card
+from scanner.shoe import driver
 from scanner.shoe.driver import HostState, Shoe
-from scanner.shoe.errors import DoorOpen, DoubleFeed, EmergencyStop, HopperEmpty, Jam
+from scanner.shoe.errors import (
+    DoorOpen,
+    DoubleFeed,
+    EmergencyStop,
+    HopperEmpty,
+    Jam,
+    ProtocolError,
+)
 from scanner.shoe.link import Link
 from scanner.shoe.protocol import (
+    DICTIONARY_CRC,
     EventCode,
     FaultCode,
     Flag,
@@ -119,6 +128,24 @@ def test_identify_reports_protocol_1_four_pockets_and_geometry(shoe_on):
     assert shoe.identity.protocol == 1
     assert shoe.identity.pockets == 4
     assert shoe.identity.path_width_mm >= 57 and shoe.identity.max_card_length_mm >= 88
+
+
+def test_identify_carries_the_crc_of_the_protocol_table_the_shoe_was_built_from(raw_on):
+    host, _ = raw_on()
+    _, identity = host.identify()
+    assert identity["dictionary_crc"] == DICTIONARY_CRC
+
+
+def test_a_host_built_from_another_protocol_table_refuses_the_shoe_before_any_card_moves(
+        start_target, write_deck, control_of, monkeypatch):
+    running = start_target(write_deck(CARDS))
+    monkeypatch.setattr(driver, "DICTIONARY_CRC", DICTIONARY_CRC ^ 0x0101)
+    shoe = Shoe(running.serial)
+    with pytest.raises(ProtocolError, match="built from another protocol table") as refused:
+        shoe.connect()
+    assert refused.value.kind == "protocol-dictionary" and not refused.value.resumable
+    assert shoe.state is HostState.OFFLINE
+    assert control_of(running.control).pockets() == {p: [] for p in "NESW"}
 
 
 def test_feed_brings_the_top_card_to_the_read_station(shoe_on):

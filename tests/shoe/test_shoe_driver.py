@@ -48,6 +48,24 @@ def test_connect_takes_the_shoes_sequence_and_state(sim):
     assert shoe.machine.boot_id == sim.model.boot_id
 
 
+def test_a_shoe_whose_identity_has_another_length_is_refused_as_other_firmware(sim, monkeypatch):
+    # A firmware from before the table's CRC was in its identity sends two bytes fewer.
+    send = sim.model._send
+
+    def older_firmware(message):
+        if message is not None and message.name == "identity":
+            sim.model.output += encode_block(sim.model.expected_seq, message.encode()[:-2])
+        else:
+            send(message)
+
+    monkeypatch.setattr(sim.model, "_send", older_firmware)
+    shoe = Shoe(sim.serial_url)
+    with pytest.raises(ProtocolError, match="built from another protocol table") as refused:
+        shoe.connect()
+    assert refused.value.kind == "protocol-dictionary" and not refused.value.resumable
+    assert shoe.state is HostState.OFFLINE
+
+
 def test_an_action_in_the_wrong_host_state_is_refused_before_it_is_sent(sim):
     shoe = Shoe(sim.serial_url)
     shoe.connect()
