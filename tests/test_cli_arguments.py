@@ -101,6 +101,16 @@ def test_case_18_a_bid_is_ascii_digits_only(capsys, call) -> None:
     _refused(capsys, ["auction", "--dealer", "N", call], "call 1")
 
 
+@pytest.mark.parametrize("command", ["check-deal", "generate", "verify"])
+def test_a_session_without_a_log_to_keep_it_in_is_refused(tmp_path, capsys, command) -> None:
+    deal = _deal_log(tmp_path, json.dumps({"card": "AS", "to": "E"}))
+    argv = {"check-deal": [str(deal)], "generate": [str(tmp_path / "s.pbn")],
+            "verify": [str(tmp_path / "s.pbn"), "--observed", str(tmp_path / "o.pbn")]}[command]
+    err = _refused(capsys, [command, *argv, "--session", "tuesday"], "--session")
+    assert "only applies with --db" in err
+    assert not (tmp_path / "s.pbn").exists()
+
+
 def test_case_18_check_deal_refuses_a_negative_board(tmp_path, capsys) -> None:
     path = _deal_log(tmp_path, json.dumps({"card": "AS", "to": "E"}))
     _refused(capsys, ["check-deal", str(path), "--board", "-5"], "--board")

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..app import arguments
+from ..app import arguments, options
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..dealfile import DealFileError, read_deal_log
@@ -31,9 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "evidence (event indexes, 0 = the line after the header), remedy, hands. "
                     "Exit 2 on unusable input.")
     parser.add_argument("file", type=Path, metavar="FILE.jsonl", help="the deal log")
-    parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", type=arguments.text,
-                        help="session name for --db (default: a new session)")
+    options.add_deal_history(parser)
     parser.add_argument("--board", type=arguments.bounded(1, arguments.MAX_BOARD_NUMBER),
                         help="board number to record with the deal")
     add_club_arguments(parser)
@@ -41,8 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.session is not None and args.db is None:
-        raise UsageError("--session only applies with --db")
+    options.check_deal_history(args)
     token = check_before_logging(args, args.db)
     try:
         deal = read_deal_log(args.file)

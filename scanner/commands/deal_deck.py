@@ -15,11 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..app import arguments
+from ..app import arguments, options
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
-from ..log import DEFAULT_DURABILITY, DURABILITY
 
 GAMES = ("bridge", "pinochle")
 
@@ -28,11 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "deal-deck", help="deal one deck through the dealing shoe, reading every card",
         description=__doc__.splitlines()[0])
-    parser.add_argument("--shoe", required=True,
-                        help="pyserial URL or device: /dev/ttyUSB0, COM3, socket://HOST:PORT …")
-    parser.add_argument("--camera", required=True,
-                        help="sim:HOST:PORT (a simulated shoe's camera), a device index, a file "
-                             "or a stream URL")
+    options.add_shoe(parser)
     parser.add_argument("--game", required=True, choices=GAMES)
     parser.add_argument("--dealer", required=True, help="the dealer's seat: N, E, S or W")
     parser.add_argument("--packet", type=arguments.bounded(1, 52), default=None,
@@ -43,10 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sitting to log the deal into, e.g. the one `serve` printed "
                              "(default: a new sitting, which a `serve` without --session "
                              "on the same log follows)")
-    parser.add_argument("--durability", choices=tuple(DURABILITY), default=DEFAULT_DURABILITY,
-                        help="power (default): every logged event survives a power cut; "
-                             "process: it survives the host being killed, not a power cut, "
-                             "and spares a disk sync per event")
+    options.add_durability(parser)
     parser.add_argument("--new", action="store_true",
                         help="start a new deal even if the log holds an unfinished one")
     add_club_arguments(parser)

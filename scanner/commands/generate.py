@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..app import arguments
+from ..app import arguments, options
 from ..app.cli_io import print_json
 from ..bridge import dealset
 from ..bridge.formats import UnknownFormat, format_for, write_boards
@@ -38,9 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sealed", action="store_true",
                         help="mark the set Sealed (DLM): the hands are for blind pre-dealing")
     parser.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
-    parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", type=arguments.text,
-                        help="session name for --db (default: a new session)")
+    options.add_deal_history(parser)
     add_club_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -51,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
         format_for(args.output)
     except UnknownFormat as exc:
         raise UsageError(str(exc)) from None
-    if args.session is not None and args.db is None:
-        raise UsageError("--session only applies with --db")
+    options.check_deal_history(args)
     if args.seed == "":
         raise UsageError("--seed: an empty seed would make every set the same")
     out = Path(args.output)

@@ -22,12 +22,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from ..app import arguments
+from ..app import arguments, options
 from ..app.cli_io import DamagedInput, load_set, report_damage
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
 from ..club.join import add_club_arguments, check_club_arguments, join_club
-from ..log import DEFAULT_DURABILITY, DURABILITY
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,20 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="board numbers, e.g. 1-32 or 1-16,20 (default: all)")
     parser.add_argument("--copies", type=arguments.bounded(1, arguments.MAX_COPIES), default=1,
                         help=f"copies of each board, 1 to {arguments.MAX_COPIES} (default 1)")
-    parser.add_argument("--shoe", required=True,
-                        help="pyserial URL or device: /dev/ttyUSB0, COM3, socket://HOST:PORT …")
-    parser.add_argument("--camera", required=True,
-                        help="sim:HOST:PORT (a simulated shoe's camera), a device index, a file "
-                             "or a stream URL")
+    options.add_shoe(parser)
     parser.add_argument("--db", type=Path,
                         help="event log and deal history (default: the user's data folder); "
                              "the same file resumes a stopped run")
     parser.add_argument("--session", help="session the boards will be played in (default: the "
                                           "session the run started in, or a new one)")
-    parser.add_argument("--durability", choices=tuple(DURABILITY), default=DEFAULT_DURABILITY,
-                        help="power (default): every logged event survives a power cut; "
-                             "process: it survives the host being killed, not a power cut, "
-                             "and spares a disk sync per event")
+    options.add_durability(parser)
     parser.add_argument("--show-hands", action="store_true",
                         help="print each copy's pockets (default: blind, no card is named)")
     parser.add_argument("--allow-repeat", action="store_true",

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from ..app import arguments
+from ..app import arguments, options
 from ..app.cli_io import (
     DamagedInput,
     load_set,
@@ -62,16 +61,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="name the cards in the differences of a Sealed set (by default "
                              "only seats and counts are shown, as the operator must not see "
                              "the hands)")
-    parser.add_argument("--db", type=Path, help="event log whose deal history to check and extend")
-    parser.add_argument("--session", type=arguments.text,
-                        help="session name for --db (default: a new session)")
+    options.add_deal_history(parser)
     add_club_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.session is not None and args.db is None:
-        raise UsageError("--session only applies with --db")
+    options.check_deal_history(args)
     if (args.observed is None) == (args.shoe is None):
         raise UsageError("give the observed hands: --observed FILE, or --shoe URL --camera SRC")
     token = check_before_logging(args, args.db)
