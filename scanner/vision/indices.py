@@ -25,8 +25,10 @@ import numpy as np
 
 from ..cards import Card, Rank, Suit
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
+from .edges import brightest_channel
 from .glyphs import meanings
 from .index import ink
+from .levels import percentiles
 
 # Where a flattened card's index lies in its canonical corner window (x, y in canonical
 # pixels, measured on real standard decks): the rank's centre and the suit pip's below it.
@@ -41,6 +43,8 @@ PAIR_DISTANCE = (0.7, 1.9)
 SIZE_RATIO = (0.35, 1.6)
 INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
 LIGHT_REACH = 0.12  # how far to look for the brightest stock, of the photo's long side
+SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's brightest
+NEUTRAL = 0.75  # stock's darkest channel at least this share of its brightest: not coloured
 
 
 @dataclass(frozen=True)
@@ -75,11 +79,15 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     size = max(3, round(side * 0.012)) | 1
     # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
     paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
-    # Card stock is white: bright in its darkest channel, near the brightest around it,
-    # where wood, cork or felt is dark in at least one channel. "Around" is a few cards
-    # wide, not the whole photo, so that cards in a hand's shadow still count as stock.
+    # Card stock is white: as bright in its darkest channel as in its brightest, where
+    # wood, cork or felt is dark in at least one; and near the brightest stock around it.
+    # "Around" is a few cards wide, not the whole photo, so that cards in a hand's shadow
+    # still count as stock, down to a floor under the photo's brightest.
+    brightest = cv2.dilate(brightest_channel(image), np.ones((size, size), np.uint8))
+    (top,) = percentiles(darkest[::4, ::4], (99,))
     light = _light_around(darkest, side)
-    stock = (paper >= 0.75 * light).astype(np.uint8)
+    stock = ((paper >= 0.75 * light) & (paper >= SHADOW_FLOOR * top)
+             & (paper >= NEUTRAL * brightest)).astype(np.uint8)
     # Ink is a drop below the paper around it in proportion to that paper: a shadow
     # dims ink and paper alike.
     inked = (cv2.subtract(paper, darkest) >= INK_DROP * paper).astype(np.uint8)
