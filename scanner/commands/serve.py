@@ -89,9 +89,9 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
     from webui.serving import TableServer
 
     from ..app.bridge_demo import BridgeDemo
+    from ..app.hand_demo import HandDemo
     from ..app.pinochle_demo import PinochleDemo
-    from ..handdeal.demo import CAMERAS, HandDemo
-    from ..handdeal.thumbnails import Thumbnails
+    from ..handdeal.thumbnails import CAMERAS, Thumbnails
 
     thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
     app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)
@@ -120,8 +120,8 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
 def _hand_deal_game(args: argparse.Namespace) -> object:
     """The page of a table dealt by hand; for now it follows the demo's rendered deals (a
     real table is followed with `tablescan watch`)."""
-    from ..handdeal.demo import CAMERAS
     from ..handdeal.game import HandDealGame
+    from ..handdeal.thumbnails import CAMERAS
 
     if not args.demo or args.game != "pinochle":
         raise UsageError("--dealing hand serves the pinochle demo for now: add --demo, and "

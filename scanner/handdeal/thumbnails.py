@@ -11,6 +11,7 @@ import threading
 import cv2
 import numpy as np
 
+CAMERAS = ("station", "table")  # the reading shoe's camera and the one over the table
 WIDTH = 240  # pixels: enough to aim a camera, small enough to refresh every second
 EVERY = 5
 

@@ -21,15 +21,13 @@ from pathlib import Path
 
 from ..cards import Seat
 from ..events import HandStarted
+from ..handdeal import footage
+from ..handdeal.arrivals import ZoneWatch
+from ..handdeal.deal import HandDeal
+from ..handdeal.thumbnails import Thumbnails
+from ..handdeal.watch import Tick, watch_deal
 from ..log import EventLog
 from ..vision.sources import Frame
-from . import footage
-from .arrivals import ZoneWatch
-from .deal import HandDeal
-from .thumbnails import Thumbnails
-from .watch import Tick, watch_deal
-
-CAMERAS = ("station", "table")
 
 
 @dataclass(frozen=True)
