@@ -20,9 +20,11 @@ MAX_REQUEST_BYTES = 16 * 1024
 
 
 def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any = None,
-               throttle: PinThrottle | None = None, **config: Any) -> Flask:
+               zones: Any = None, throttle: PinThrottle | None = None, **config: Any) -> Flask:
     """Build the app around one live table; ``pin`` is the operator PIN. ``cameras`` (a
-    ``scanner.handdeal.thumbnails.Thumbnails``) serves each camera's latest thumbnail."""
+    ``scanner.handdeal.thumbnails.Thumbnails``) serves each camera's latest thumbnail and
+    still; ``zones`` (a ``scanner.handdeal.calibration.ZoneCalibration``) is the table
+    camera's seat zones, which the operator marks on its still."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secrets.token_bytes(32),
@@ -35,6 +37,7 @@ def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any =
     app.config.update(config)
     app.extensions["tablescan.table"] = table
     app.extensions["tablescan.cameras"] = cameras
+    app.extensions["tablescan.zones"] = zones
     security.init_app(app, pin, throttle)
     register_error_handlers(app)
     app.register_blueprint(views.bp)

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
+from scanner.handdeal.zones import ZoneError
 from scanner.live import ActionRefused, MalformedAction
 
 from . import security
@@ -82,6 +83,41 @@ def camera(name: str) -> Response:
     if jpeg is None:
         return Response(status=404)
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/camera/<name>/still.jpg")
+@security.operator_required
+def still(name: str) -> Response:
+    """The camera's latest whole frame, to mark the seat zones on; 404 before its first."""
+    cameras = current_app.extensions.get("tablescan.cameras")
+    jpeg = cameras.still(name) if cameras is not None else None
+    if jpeg is None:
+        return Response(status=404)
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def _calibration() -> Any:
+    calibration = current_app.extensions.get("tablescan.zones")
+    if calibration is None:
+        raise BadRequest("this table has no camera over it to calibrate", status=404)
+    return calibration
+
+
+@bp.get("/zones")
+def zones() -> Response:
+    return jsonify(_calibration().to_dict())
+
+
+@bp.post("/zones")
+@security.operator_required
+def calibrate_zones() -> Response:
+    body = json_object()
+    calibration = _calibration()
+    try:
+        calibration.calibrate(body, replace=body.get("replace") is True)
+    except ZoneError as exc:
+        raise BadRequest(str(exc)) from None
+    return jsonify(calibration.to_dict())
 
 
 @bp.get("/healthz")

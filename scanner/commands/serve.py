@@ -49,8 +49,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_club_arguments(parser)
     parser.add_argument(
         "--dealing", choices=DEALINGS, default="shoe",
-        help="shoe: the dealing shoe deals (default); hand: the table deals by hand from a "
-             "reading shoe, and the page follows its cameras (with --demo: rendered films)")
+        help="shoe: the dealing shoe deals (default); hand: the table deals by hand, and the "
+             "page follows its cameras (--station, --table; with --demo: rendered films)")
+    parser.add_argument("--station", help="--dealing hand: the reading shoe's camera: a device "
+                        "index, video file, stream URL or folder of frames")
+    parser.add_argument("--table", help="--dealing hand: a camera over the table (same kinds "
+                        "of source), with or without the reading shoe")
+    parser.add_argument("--zones", type=Path, help="--dealing hand: the table camera's seat "
+                        "zones (JSON): read if it is there, else calibrated on the page and "
+                        "saved there")
+    parser.add_argument("--dealer", default="N",
+                        help="--dealing hand: who deals the first hand (N, E, S or W)")
     parser.set_defaults(func=run)
 
 
@@ -60,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     from ..bridge.live_set import BridgeSetGame
 
     check_club_arguments(args)
+    if args.dealing != "hand" and (args.station or args.table or args.zones):
+        raise UsageError("--station, --table and --zones are cameras of a table dealt by "
+                         "hand: add --dealing hand")
     db = args.db or default_db_path()
     # A demo's simulated shoe starts empty, so a demo never resumes an old sitting mid-deal.
     session = _session_to_use(db, args.session, args.new_session or bool(args.demo))
@@ -89,12 +101,18 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
     from webui.serving import TableServer
 
     from ..app.bridge_demo import BridgeDemo
+    from ..app.hand_cameras import HandCameras
     from ..app.hand_demo import HandDemo
     from ..app.pinochle_demo import PinochleDemo
+    from ..handdeal.calibration import ZoneCalibration
     from ..handdeal.thumbnails import CAMERAS, Thumbnails
 
     thumbnails = Thumbnails(CAMERAS) if args.dealing == "hand" else None
-    app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails)
+    calibration = None
+    if args.dealing == "hand" and args.table is not None:
+        calibration = ZoneCalibration(args.zones, args.table)
+    app = create_app(table, pin=pin, title=f"tablescan — {args.game}", cameras=thumbnails,
+                     zones=calibration)
     try:
         server = TableServer(app, table, args.host, args.port)
     except (OSError, OverflowError, ValueError) as exc:
@@ -103,9 +121,13 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
     print(f"tablescan: serving {server.url} (log {db}, sitting {table.session})",
           file=sys.stderr)
     print(f"tablescan: operator PIN {pin}", file=sys.stderr)
-    demo = None
-    if thumbnails is not None:
+    demo: HandDemo | HandCameras | BridgeDemo | PinochleDemo | None = None
+    if thumbnails is not None and args.demo:
         demo = HandDemo(table.session, db, thumbnails).start()
+    elif thumbnails is not None:
+        demo = HandCameras(table.session, db, args.game, parse_seat(args.dealer),
+                           args.station, args.table, calibration, thumbnails,
+                           names=_names(args.name)).start()
     elif args.demo and args.game == "bridge":
         demo = BridgeDemo(table, db).start()
     elif args.demo:
@@ -118,15 +140,37 @@ def _serve(args: argparse.Namespace, table: LiveTable, db: Path, game: object, p
 
 
 def _hand_deal_game(args: argparse.Namespace) -> object:
-    """The page of a table dealt by hand; for now it follows the demo's rendered deals (a
-    real table is followed with `tablescan watch`)."""
+    """The page of a table dealt by hand: the demo's rendered deals (pinochle), or the
+    deals its cameras see (a reading shoe, a camera over the table, or both)."""
     from ..handdeal.game import HandDealGame
     from ..handdeal.thumbnails import CAMERAS
 
-    if not args.demo or args.game != "pinochle":
-        raise UsageError("--dealing hand serves the pinochle demo for now: add --demo, and "
-                         "follow a real table with `tablescan watch`")
-    return HandDealGame(names=_names(args.name), cameras=CAMERAS)
+    if args.demo:
+        if args.game != "pinochle" or args.station or args.table:
+            raise UsageError("--demo --dealing hand films pinochle deals of its own: give "
+                             "no --game bridge, --station or --table with it")
+        return HandDealGame(names=_names(args.name), cameras=CAMERAS)
+    if args.station is None and args.table is None:
+        raise UsageError("--dealing hand: give the reading shoe's camera (--station), the "
+                         "table's (--table), or both; or --demo")
+    if args.table is not None and args.zones is None:
+        raise UsageError("--table: give --zones FILE, where its seat zones are (or will be "
+                         "saved when you mark them on the page)")
+    try:
+        parse_seat(args.dealer)
+    except CardError as exc:
+        raise UsageError(f"--dealer: {exc}") from None
+    from ..vision.sources import SourceError, open_source
+
+    for option, spec in (("--station", args.station), ("--table", args.table)):
+        try:
+            if spec is not None:
+                open_source(spec)  # a file or folder that is not there is refused now
+        except SourceError as exc:
+            raise UsageError(f"{option}: {exc}") from None
+    cameras = tuple(name for name, spec in zip(CAMERAS, (args.station, args.table),
+                                               strict=True) if spec is not None)
+    return HandDealGame(names=_names(args.name), cameras=cameras)
 
 
 def _names(pairs: list[str]) -> dict[Seat, str]:

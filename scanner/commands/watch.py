@@ -121,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
         result = watch_deal(deal, station, table, zone_watch, meld=args.meld,
                             resume_from=resume_from)
     except (CameraLost, ZoneError) as exc:
+        if isinstance(exc, CameraLost) and deal.deal_key:
+            deal.camera_lost(str(exc))  # so a page following the log shows it too
         kept = (f"; {deal.logged + 1} event(s) kept in {db}: run again with --resume to go on"
                 if deal.deal_key else "")
         raise UsageError(f"{exc}{kept}") from None

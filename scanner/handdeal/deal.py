@@ -70,6 +70,7 @@ DECK_CHECK_STOPS = {DeckStatus.DUPLICATE: "duplicate", DeckStatus.FOREIGN: "fore
 # wait for the director.
 RETRIES = frozenset({"unreadable", "face-down", "double-draw"})
 OPERATOR_SOURCE = "operator"  # a CardRead the operator entered on the page
+CAMERA_LOST = "camera-lost"  # a MachineFault: a camera stopped or froze mid-deal
 
 
 class DealStopped(Exception):
@@ -166,6 +167,8 @@ class HandDeal:
                 if event.card is not None:
                     taken.append(event.card)
                 last_stop = None
+            elif isinstance(event, MachineFault) and event.kind == CAMERA_LOST:
+                pass  # the cameras stopped, not the deal: it goes on where it was
             elif isinstance(event, MachineFault) and event.state == "stopped":
                 # A card read and then stopped on (dealt already, or of another deck) was
                 # not taken.
@@ -285,6 +288,15 @@ class HandDeal:
         for card in shown:
             self._exposures += 1
             self._append(CardExposed(card, seat), "exposed", self._exposures)
+
+    def camera_lost(self, message: str) -> None:
+        """A camera stopped or froze mid-deal: logged, so every page shows it until the
+        next card, with what the log keeps. The deal itself is not stopped: it goes on
+        (``resume``) when the camera is back."""
+        kept = (f"; the {self.cards_dealt} card(s) dealt so far are kept in the log, and the "
+                "deal goes on from there when the camera is back")
+        self._append(MachineFault(CAMERA_LOST, message + kept, "stopped"), "camera-lost",
+                     self.logged)
 
     def end_of_bidding(self) -> None:
         """The auction is over: faces laid down from now on are meld."""

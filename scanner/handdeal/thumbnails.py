@@ -1,7 +1,9 @@
-"""The latest small picture from each camera, for the page's aiming thumbnails.
+"""The latest small picture from each camera, for the page's aiming thumbnails, and its
+latest whole frame, for the still the operator marks the seat zones on.
 
 Frames arrive at the camera's rate; the page asks now and then. Only every ``EVERY``-th frame
-is shrunk and compressed, and only the newest picture is kept: nothing here grows.
+is shrunk and compressed, and only the newest picture is kept: nothing here grows. The whole
+frame is kept as it came (a reference, no copy) and compressed only when asked for.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ class Thumbnails:
         self.names = names
         self._jpeg: dict[str, bytes] = {}
         self._seen: dict[str, int] = dict.fromkeys(names, 0)
+        self._frame: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     def offer(self, name: str, frame: np.ndarray | None) -> None:
         """A camera's frame; kept (shrunk) if it is time for a new thumbnail."""
         if frame is None or name not in self._seen:
             return
+        self._frame[name] = frame
         self._seen[name] += 1
         if (self._seen[name] - 1) % EVERY:
             return
@@ -41,3 +45,11 @@ class Thumbnails:
     def latest(self, name: str) -> bytes | None:
         with self._lock:
             return self._jpeg.get(name)
+
+    def still(self, name: str) -> bytes | None:
+        """The camera's latest whole frame as a JPEG, or None before its first."""
+        frame = self._frame.get(name)
+        if frame is None:
+            return None
+        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        return jpeg.tobytes() if ok else None

@@ -68,7 +68,9 @@ def _frames(source: FrameSource | None, role: str) -> Iterator[Frame | None]:
     yield from itertools.repeat(None)
 
 
-def _live(source: FrameSource | None) -> bool:
+def is_live(source: FrameSource | None) -> bool:
+    """Whether ``source`` is a camera or a stream (a device index or a URL), not a
+    recording: one that ends mid-deal was lost."""
     target = getattr(source, "target", None)
     return isinstance(target, int) or "://" in str(target)
 
@@ -107,7 +109,7 @@ def watch_deal(deal: HandDeal, station: FrameSource | None, table: FrameSource |
     size = deal.plan.deck.size
     if deal.stop is None and deal.cards_dealt < size:
         for source in (station, table):
-            if source is not None and _live(source):
+            if source is not None and is_live(source):
                 raise CameraLost(f"camera {source.name!r} stopped giving frames after "
                                  f"{deal.cards_dealt} of {size} cards")
     return deal.result()

@@ -4,16 +4,12 @@ the log acknowledged stays there."""
 from __future__ import annotations
 
 import json
-import socketserver
 import sqlite3
-import threading
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler
-from typing import ClassVar
 
 import cv2
 import pytest
 
+from scanner.app.ip_camera import streaming
 from scanner.cli import main
 from scanner.handdeal.zones import SeatZones, load_zones
 
@@ -30,37 +26,6 @@ def frames_of(path):
         if not ok:
             return
         yield image
-
-
-class Camera(BaseHTTPRequestHandler):
-    """A live MJPEG stream over HTTP, as a phone or IP camera serves one; the connection
-    drops after the frames it was given, as when the camera is pulled out."""
-
-    jpegs: ClassVar[list[bytes]] = []
-
-    def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
-        self.end_headers()
-        for jpeg in self.jpegs:
-            self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                             + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def streaming(jpegs: list[bytes]):
-    handler = type("Stream", (Camera,), {"jpegs": jpegs})
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/shoe.mjpg"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture

@@ -201,6 +201,9 @@ function renderHand(state) {
     return tr;
   });
   replace(meld, ...(lines.length ? [row(["Seat", "Read", "Points", "Tally", "Check"], true), ...lines] : []));
+  const zonesPanel = document.getElementById("zones-panel");
+  zonesPanel.hidden = !(state.cameras || []).includes("table");
+  if (!zonesPanel.hidden && !zonesShown) { zonesShown = true; loadZones(); }
   const cams = document.getElementById("hand-cameras");
   const have = new Set([...cams.querySelectorAll("img")].map((i) => i.dataset.camera));
   for (const name of state.cameras || []) {
@@ -213,6 +216,98 @@ function renderHand(state) {
     figure.append(img, el("figcaption", name));
     cams.append(figure);
   }
+}
+
+// Seat zones: the operator takes a still from the table camera and clicks the table's four
+// corners, or each seat's zone (four points a seat, N, E, S, W); the server checks them
+// against the camera's frames and saves them, and the watcher counts into them.
+const CORNERS = ["top-left", "top-right", "bottom-right", "bottom-left"];
+const SEATS = ["N", "E", "S", "W"];
+const zoneMarks = [];
+let zonesShown = false;
+
+function zoneMode() {
+  return document.querySelector('input[name="zones-mode"]:checked').value;
+}
+
+function zonePointsWanted() {
+  return zoneMode() === "corners" ? 4 : 16;
+}
+
+function showZoneStatus(z) {
+  const status = document.getElementById("zones-status");
+  status.classList.toggle("problem", Boolean(z.problem));
+  const size = z.frame_size ? `${z.frame_size[0]}×${z.frame_size[1]}` : "";
+  status.textContent = z.problem ? `✗ ${z.problem}`
+    : z.zones ? `✓ calibrated for ${size} frames (${z.file})`
+      : z.frame_size ? `not calibrated yet: take a still and mark the zones on it`
+        : "waiting for the table camera's first frame";
+}
+
+async function loadZones() {
+  const response = await fetch("/zones", { credentials: "same-origin" });
+  if (response.ok) showZoneStatus(await response.json());
+}
+
+function drawZoneMarks() {
+  const img = document.getElementById("zones-img");
+  const svg = document.getElementById("zones-marks");
+  svg.setAttribute("viewBox", `0 0 ${img.naturalWidth || 1} ${img.naturalHeight || 1}`);
+  const ns = "http://www.w3.org/2000/svg";
+  const shapes = [];
+  const groups = zoneMode() === "corners" ? [zoneMarks] :
+    SEATS.map((_, i) => zoneMarks.slice(4 * i, 4 * i + 4));
+  for (const group of groups) {
+    if (group.length > 2) {
+      const poly = document.createElementNS(ns, "polygon");
+      poly.setAttribute("points", group.map((p) => p.join(",")).join(" "));
+      shapes.push(poly);
+    }
+  }
+  for (const [x, y] of zoneMarks) {
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", x);
+    dot.setAttribute("cy", y);
+    dot.setAttribute("r", Math.max(4, (img.naturalWidth || 640) / 160));
+    shapes.push(dot);
+  }
+  svg.replaceChildren(...shapes);
+  const n = zoneMarks.length;
+  const wanted = zonePointsWanted();
+  document.getElementById("zones-save").disabled = n !== wanted;
+  document.getElementById("zones-next").textContent = n >= wanted ? "all marked: save the zones"
+    : zoneMode() === "corners" ? `click the table's ${CORNERS[n]} corner (North sits at the top edge)`
+      : `click corner ${n % 4 + 1} of 4 of ${SEATS[Math.floor(n / 4)]}'s zone`;
+}
+
+function wireZones() {
+  const img = document.getElementById("zones-img");
+  document.getElementById("zones-still").addEventListener("click", () => {
+    zoneMarks.length = 0;
+    img.onload = () => { document.getElementById("zones-still-box").hidden = false; drawZoneMarks(); };
+    img.onerror = () => showRefusal("the table camera has given no frame yet");
+    img.src = `/camera/table/still.jpg?t=${Date.now()}`;
+  });
+  img.addEventListener("click", (e) => {
+    if (zoneMarks.length >= zonePointsWanted()) return;
+    const box = img.getBoundingClientRect();
+    const x = (e.clientX - box.left) * img.naturalWidth / box.width;
+    const y = (e.clientY - box.top) * img.naturalHeight / box.height;
+    zoneMarks.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    drawZoneMarks();
+  });
+  for (const radio of document.querySelectorAll('input[name="zones-mode"]')) {
+    radio.addEventListener("change", () => { zoneMarks.length = 0; drawZoneMarks(); });
+  }
+  document.getElementById("zones-undo").addEventListener("click", () => { zoneMarks.pop(); drawZoneMarks(); });
+  document.getElementById("zones-save").addEventListener("click", async () => {
+    const body = zoneMode() === "corners" ? { corners: zoneMarks }
+      : { zones: Object.fromEntries(SEATS.map((s, i) => [s, zoneMarks.slice(4 * i, 4 * i + 4)])) };
+    body.replace = document.getElementById("zones-replace").checked;
+    const data = await post("/zones", body);
+    if (data) showZoneStatus(data);
+    else loadZones();
+  });
 }
 
 // Thumbnails refresh once a second whatever the log does: they are for aiming a camera.
@@ -336,6 +431,7 @@ function wireControls() {
     if (await act("correct-read", { card: input.value.trim() })) input.value = "";
   });
   document.getElementById("confirm-read").addEventListener("click", () => act("confirm-read", {}));
+  wireZones();
   document.getElementById("counters-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = e.target;
