@@ -14,7 +14,7 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from scanner.app.terminal_demo import DemoTable
 from scanner.events import Event, event_from_dict
@@ -31,21 +31,27 @@ class _Quiet:
 
 
 class MemoryLog:
-    """Just enough of an event log to run the live table in memory."""
+    """Just enough of an event log (``scanner.live.EventSink``) to run the live table in
+    memory. It has one writer, so ``expected_version`` never finds another's event."""
 
     session = "bench"
 
     def __init__(self) -> None:
         self.events: list[Event] = []
 
-    def append(self, event: Event, key: str | None = None) -> int:
-        self.events.append(event)
-        return len(self.events)
+    def append_many(self, events: Sequence[Event], keys: Sequence[str | None] | None = None,
+                    *, expected_version: int | None = None) -> list[int]:
+        first = len(self.events) + 1
+        self.events.extend(events)
+        return list(range(first, len(self.events) + 1))
 
     def replay(self, from_seq: int = 0, session: str | None = None,
                ) -> Iterator[tuple[int, Event]]:
         start = max(from_seq, 1)
         return iter(list(enumerate(self.events[start - 1:], start=start)))
+
+    def sessions(self) -> list[str]:
+        return [self.session]
 
     def close(self) -> None:
         pass
