@@ -39,10 +39,11 @@ from scanner.cards import Seat
 from scanner.events import CardDelivered, CardRead, HandStarted, Marker
 from scanner.handdeal import footage
 from scanner.handdeal.arrivals import ZoneWatch
-from scanner.handdeal.deal import DealStopped, HandDeal
+from scanner.handdeal.deal import HandDeal
 from scanner.handdeal.passes import PassTracker
 from scanner.handdeal.zones import load_zones
 from scanner.log import EventLog
+from scanner.shoe.station import StationStop
 from scanner.vision.station import read_station
 from scanner.vision.table import read_table
 
@@ -93,7 +94,7 @@ def watch(films: footage.Footage, db: Path) -> dict:
             if finished is not None:
                 deal.on_pass(finished)
                 station_latency.append(time.process_time() - handed)
-        except DealStopped:
+        except StationStop:
             break
     elapsed = time.process_time() - start
     wall = time.perf_counter() - wall

@@ -16,6 +16,17 @@ laid face up after the auction. Each becomes the shoe's events in the same log:
   to the laws of play, and checked here against what that seat was dealt.
 
 The tracker then rules on the hand's events exactly as it does for the shoe's.
+
+A stop is the dealing shoe's ``StationStop``, and the log keys are its read station's
+(``{base}:{position}:read:{attempt}``, ``{base}:{position}:delivered``). The station's loop
+itself (``scanner.shoe.station.Station``) is not used, because it is driven by a motor that a
+reading shoe lacks: the shoe feeds, a sensor says a card rests at the station, one look reads
+it, the shoe routes it to the pocket the plan names and the delivery is logged at once. Here
+no sensor says a card is in the window: a draw is a run of frames judged whole (``passes``),
+and a double draw shows only across that run, never in one look. And nothing routes the
+card: the dealer's hand does, so with a table camera its seat is known only frames later,
+where it lands, which need not be the seat the plan names (a card misdealt is counted where
+it lies), and a stop cannot halt the dealer, so the frames go on being watched.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ from ..log import EventLog
 from ..pinochle.meld import MeldError, best_trump, evaluate
 from ..shoe.deal_plan import LiveDeal
 from ..shoe.dealing import WRONG_DECK_RULE
+from ..shoe.station import StationStop
 from ..tracker import DealResult, DealTracker, rules_for_game
 from ..verdicts import DIRECTOR, NEEDS_REREAD, Verdict, most_severe
 from ..vision.deckcheck import DeckCheck, DeckStatus
@@ -71,16 +83,6 @@ DECK_CHECK_STOPS = {DeckStatus.DUPLICATE: "duplicate", DeckStatus.FOREIGN: "fore
 RETRIES = frozenset({"unreadable", "face-down", "double-draw"})
 OPERATOR_SOURCE = "operator"  # a CardRead the operator entered on the page
 CAMERA_LOST = "camera-lost"  # a MachineFault: a camera stopped or froze mid-deal
-
-
-class DealStopped(Exception):
-    """The deal stops until the dealer does what ``prompt`` asks."""
-
-    def __init__(self, reason: str, prompt: str, verdict: Verdict) -> None:
-        super().__init__(prompt)
-        self.reason = reason
-        self.prompt = prompt
-        self.verdict = verdict
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,10 @@ class HandDeal:
     reading_shoe: bool = True
     names: Mapping[Seat, str] = field(default_factory=dict)
     deal_key: str = ""
-    stop: DealStopped | None = None
+    # The deal stops until the dealer does what the stop's prompt asks: the project's one
+    # stop type, as at the dealing shoe's read station; ``stop_verdict`` is its ruling.
+    stop: StationStop | None = None
+    stop_verdict: Verdict | None = None
     reads: int = 0  # draws taken as one known card
     # Read, not yet seen landing: each card with the last frame it showed at the shoe.
     pending: list[tuple[Card, int]] = field(default_factory=list)
@@ -198,7 +203,8 @@ class HandDeal:
         if last_stop is not None and last_stop.kind not in RETRIES:
             verdict = Verdict(DIRECTOR, self.rules.deal_rule, last_stop.detail,
                               [self.logged - 1], "call the director")
-            self.stop = DealStopped(last_stop.kind, last_stop.detail, verdict)
+            self.stop = StationStop(last_stop.kind, last_stop.detail, False)
+            self.stop_verdict = verdict
 
     def _append(self, event: Event, *parts: object) -> int:
         self.logged += 1
@@ -330,7 +336,8 @@ class HandDeal:
         if reason in ("duplicate", "foreign"):
             prompt += f"; {WRONG_DECK_RULE.get(self.plan.deck.name, 'call the director')}"
         verdict = Verdict(status, fault.rule, prompt, [self._index_of(seq)], prompt)
-        self.stop = DealStopped(reason, prompt, verdict)
+        self.stop = StationStop(reason, prompt, reason in RETRIES)
+        self.stop_verdict = verdict
         # Logged, so the page shows the prompt and a restarted host knows the deal waits.
         self._answered = self._append(MachineFault(reason, prompt, "stopped"), position, "stop",
                                       self._attempts[position])
@@ -375,7 +382,8 @@ class HandDeal:
         if self.stop is None:
             return tracker.finish()
         so_far = tracker.findings()
-        worst = most_severe([self.stop.verdict, *so_far])
+        assert self.stop_verdict is not None
+        worst = most_severe([self.stop_verdict, *so_far])
         ruled = tracker.finish()
         return replace(ruled, verdict=worst, findings=so_far)
 

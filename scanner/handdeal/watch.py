@@ -22,11 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from ..shoe.station import StationStop
 from ..vision.reading import Reading
 from ..vision.sources import Frame, FrameSource, SourceError
 from ..vision.station import read_station
 from .arrivals import ZoneWatch
-from .deal import DealStopped, HandDeal
+from .deal import HandDeal
 from .passes import PassTracker
 
 FROZEN_FRAMES = 30  # identical frames in a row: three seconds of a 10 frames/s camera
@@ -147,7 +148,7 @@ def _run(deal: HandDeal, ticks: Iterator[tuple[Frame | None, Frame | None]],
                 deal.end_of_bidding()
                 if zone_watch is not None:
                     zone_watch.meld = True
-        except DealStopped:
+        except StationStop:
             if not wait_on_stop:
                 return
         if on_tick is not None:
@@ -155,5 +156,5 @@ def _run(deal: HandDeal, ticks: Iterator[tuple[Frame | None, Frame | None]],
                          None if view is None else view.image, deal.logged))
     last = passes.flush()
     if last is not None:
-        with contextlib.suppress(DealStopped):
+        with contextlib.suppress(StationStop):
             deal.on_pass(last)

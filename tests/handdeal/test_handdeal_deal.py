@@ -6,10 +6,11 @@ import pytest
 
 from scanner.cards import Seat, parse_card
 from scanner.events import CardDelivered, CardExposed, CardRead, HandStarted, MachineFault
-from scanner.handdeal.deal import OPERATOR_SOURCE, DealStopped, HandDeal
+from scanner.handdeal.deal import OPERATOR_SOURCE, HandDeal
 from scanner.handdeal.passes import CardPass
 from scanner.log import EventLog
 from scanner.pinochle.deal_rules import THE_DEAL
+from scanner.shoe.station import StationStop
 
 AS, KD, TWO = parse_card("AS"), parse_card("KD"), parse_card("2C")
 
@@ -56,7 +57,7 @@ def test_bridge_cards_go_one_at_a_time_clockwise_from_the_dealers_left(tmp_path)
 
 
 def test_an_unreadable_card_stops_the_deal_asking_for_a_reread_and_delivers_nothing(deal):
-    with pytest.raises(DealStopped) as stop:
+    with pytest.raises(StationStop) as stop:
         deal.on_pass(draw(None))
     result = deal.result()
     assert stop.value.reason == "unreadable"
@@ -69,7 +70,7 @@ def test_an_unreadable_card_stops_the_deal_asking_for_a_reread_and_delivers_noth
 
 
 def test_after_a_double_draw_the_next_draw_is_taken_for_the_same_card(deal):
-    with pytest.raises(DealStopped):
+    with pytest.raises(StationStop):
         deal.on_pass(draw(KD, others=[AS]))
     deal.on_pass(draw(KD))
     assert deal.stop is None and deal.reads == 1
@@ -77,7 +78,7 @@ def test_after_a_double_draw_the_next_draw_is_taken_for_the_same_card(deal):
 
 
 def test_the_operator_naming_an_unreadable_card_deals_it_on(deal):
-    with pytest.raises(DealStopped):
+    with pytest.raises(StationStop):
         deal.on_pass(draw(None))
     read = CardRead(AS, "up", 1.0, OPERATOR_SOURCE)
     deal.resolve(read, deal.log.append(read))
@@ -89,14 +90,14 @@ def test_the_operator_naming_an_unreadable_card_deals_it_on(deal):
 def test_a_duplicate_is_not_put_right_by_drawing_again(deal):
     deal.on_pass(draw(AS))
     deal.on_pass(draw(AS))
-    with pytest.raises(DealStopped):
+    with pytest.raises(StationStop):
         deal.on_pass(draw(AS))
-    with pytest.raises(DealStopped):
+    with pytest.raises(StationStop):
         deal.on_pass(draw(KD))
 
 
 def test_a_back_at_the_shoe_stops_the_deal_asking_to_turn_the_card(deal):
-    with pytest.raises(DealStopped) as stop:
+    with pytest.raises(StationStop) as stop:
         deal.on_pass(draw(None, face="down"))
     assert stop.value.reason == "face-down"
     assert "wrong way round" in stop.value.prompt
@@ -104,7 +105,7 @@ def test_a_back_at_the_shoe_stops_the_deal_asking_to_turn_the_card(deal):
 
 def test_a_double_draw_stops_the_deal_naming_both_cards(deal):
     deal.on_pass(draw(AS))
-    with pytest.raises(DealStopped) as stop:
+    with pytest.raises(StationStop) as stop:
         deal.on_pass(draw(KD, others=[AS]))
     assert stop.value.reason == "double-draw"
     assert "card 2 of 48: two cards left the shoe in one draw (KD and AS)" in stop.value.prompt
@@ -114,7 +115,7 @@ def test_a_double_draw_stops_the_deal_naming_both_cards(deal):
 def test_a_card_dealt_more_often_than_the_deck_holds_it_stops_for_the_director(deal):
     deal.on_pass(draw(AS))
     deal.on_pass(draw(AS))
-    with pytest.raises(DealStopped) as stop:
+    with pytest.raises(StationStop) as stop:
         deal.on_pass(draw(AS))
     result = deal.result()
     assert stop.value.reason == "duplicate"
@@ -122,7 +123,7 @@ def test_a_card_dealt_more_often_than_the_deck_holds_it_stops_for_the_director(d
 
 
 def test_a_card_of_another_deck_stops_the_deal(deal):
-    with pytest.raises(DealStopped) as stop:
+    with pytest.raises(StationStop) as stop:
         deal.on_pass(draw(TWO))
     assert stop.value.reason == "foreign"
 

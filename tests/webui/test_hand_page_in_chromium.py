@@ -13,12 +13,13 @@ import pytest
 from scanner.app.browser import running_server
 from scanner.cards import Seat, parse_card
 from scanner.events import CardDelivered, CardRead, HandStarted
-from scanner.handdeal.deal import DealStopped, HandDeal
+from scanner.handdeal.deal import HandDeal
 from scanner.handdeal.game import HandDealGame
 from scanner.handdeal.passes import CardPass
 from scanner.handdeal.thumbnails import Thumbnails
 from scanner.live import LiveTable
 from scanner.log import EventLog
+from scanner.shoe.station import StationStop
 from webui import create_app
 from webui.serving import TableServer
 
@@ -82,7 +83,7 @@ def test_the_operator_corrects_an_unread_card_and_confirms_a_redraw(browser, liv
     page.wait_for_function("document.getElementById('whoami').textContent === 'operator'")
     prompt_is(page, "3 to Bob")
 
-    with pytest.raises(DealStopped):
+    with pytest.raises(StationStop):
         deal.on_pass(one(None))
     prompt_is(page, "STOP — card 1 of 48: the camera could not read it")
     assert page.is_visible("#answer-form")
@@ -97,7 +98,7 @@ def test_the_operator_corrects_an_unread_card_and_confirms_a_redraw(browser, liv
         "document.querySelector('#hand-counts tr[data-seat=\"E\"]').textContent"
         ".includes('1 / 12')")
 
-    with pytest.raises(DealStopped):
+    with pytest.raises(StationStop):
         deal.on_pass(one("KD", others=[parse_card("AS")]))
     prompt_is(page, "STOP — card 2 of 48: two cards left the shoe in one draw")
     assert page.is_disabled("#correct-read")
