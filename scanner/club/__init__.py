@@ -8,7 +8,7 @@ delivered at least once and applied exactly once. The director's page reads the 
     access   URLs, tokens and connections: who may do what in the store
     admin    creating the store, issuing and revoking tokens, status
     shipper  a table's log → the store
-    join     the --club/--table-token options every log-writing command shares
+    join     a table joining: its token checked, the club's session learnt, its log shipped
     boards   the same board as seen at several tables, compared (Law 87, 6F, 7B1)
     view     what the director's page shows, folded from the store
 """

@@ -12,6 +12,7 @@ from psycopg import sql
 from .access import TableToken, connect_admin
 from .schema import (
     SCHEMA_VERSION,
+    SESSION_KEY,
     StoreError,
     check_version,
     group_role,
@@ -108,3 +109,18 @@ def status(conn: psycopg.Connection) -> dict[str, Any]:
                         "last": last.isoformat(timespec="milliseconds") if last else None,
                         "revoked": revoked}
                        for name, count, last, revoked in rows]}
+
+
+def open_session(conn: psycopg.Connection, name: str) -> None:
+    """The director opens the club's session ``name``: every table that joins from now on
+    writes under it unless it says otherwise (and then it is refused)."""
+    if not name.strip() or len(name) > 200:
+        raise StoreError(f"session name {name!r}: give 1 to 200 characters")
+    conn.execute("INSERT INTO tablescan.meta (key, value) VALUES (%s, %s) "
+                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (SESSION_KEY, name))
+
+
+def current_session(conn: psycopg.Connection) -> str | None:
+    row = conn.execute("SELECT value FROM tablescan.meta WHERE key = %s",
+                       (SESSION_KEY,)).fetchone()
+    return row[0] if row else None

@@ -1,42 +1,65 @@
-"""``--club URL --table-token TOKEN``: the options that join any log-writing command to the club.
+"""A table joining the club: its token checked with the store, the club's session learnt,
+and its log shipped for as long as the command runs.
 
-The command opens its SQLite log as always, then ``join_club`` checks the token with the
-store and starts a shipper on the log. A refused token is unusable input (exit 2) and the
-command does not start; an unreachable store is not: the table logs locally and the shipper
-catches up when the store answers.
+A refused token is an AccessError (TokenRefused) and the command must not start; an
+unreachable store is not: the table logs locally and the shipper catches up when the store
+answers. The command line's side of this (the --club and --table-token options, exit codes)
+is scanner.app.club_options.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
 
-from ..cli import UsageError
-from .access import AccessError, TableToken, parse_token
-from .schema import StoreError
+from .access import TableToken
+from .schema import SESSION_KEY
 from .shipper import Shipper, open_table_link
 
 
-def add_club_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("club", "ship this table's log to the club's store")
-    group.add_argument("--club", metavar="URL",
-                       help="the club store, postgresql://HOST[:PORT]/DATABASE (no password)")
-    group.add_argument("--table-token", metavar="TOKEN",
-                       help="this table's token, from `tablescan club token` (or "
-                            "$TABLESCAN_TABLE_TOKEN)")
+@dataclass(frozen=True)
+class Membership:
+    """What the store said when the table asked to join; ``table`` is None if it could not
+    be reached (then ``unreachable`` says why, and the club's session is not known)."""
+
+    url: str
+    token: TableToken
+    table: str | None
+    session: str | None
+    unreachable: str = ""
 
 
-def check_club_arguments(args: argparse.Namespace) -> None:
-    """Both or neither; a UsageError naming the missing one."""
-    token = args.table_token or os.environ.get("TABLESCAN_TABLE_TOKEN")
-    args.table_token = token
-    if bool(args.club) != bool(token):
-        raise UsageError("--club and --table-token go together" if args.club
-                          else "--table-token needs --club URL")
+def check_membership(url: str, token: TableToken) -> Membership:
+    """Ask the store now whether it takes this table's token, and which session the club is
+    in. AccessError or StoreError if it refuses; an unreachable store is not an error."""
+    try:
+        conn, table = open_table_link(url, token)
+    except psycopg.OperationalError as exc:
+        text = str(exc).strip()
+        return Membership(url, token, None, None, text.splitlines()[0] if text else
+                          type(exc).__name__)
+    try:
+        row = conn.execute("SELECT value FROM tablescan.meta WHERE key = %s",
+                           (SESSION_KEY,)).fetchone()
+    finally:
+        conn.close()
+    return Membership(url, token, table, row[0] if row else None)
+
+
+def club_session_problem(membership: Membership, session: str | None) -> str:
+    """Why ``session`` cannot be this table's session at the club, or "" if it can.
+
+    Boards are compared across tables within one session name, so a table writing under
+    another name than the club's open session would have its copies never compared.
+    """
+    if membership.session is None or session is None or session == membership.session:
+        return ""
+    return (f"--session {session}: the club's session is {membership.session} (opened by the "
+            f"director with `tablescan club session`); leave --session out to take it, or "
+            "the director opens another")
 
 
 class ClubLink:
@@ -53,46 +76,9 @@ class ClubLink:
                   f"{self.db} with --club ships the rest", file=sys.stderr)
 
 
-def join_club(args: argparse.Namespace, db: Path) -> ClubLink:
-    """Start shipping ``db`` to the club if --club was given; UsageError if refused."""
-    check_club_arguments(args)
-    if not args.club:
+def start_shipping(membership: Membership | None, db: Path) -> ClubLink:
+    """Ship ``db`` to the club for as long as the link is open (nothing without a membership)."""
+    if membership is None:
         return ClubLink(None, db)
-    token = check_token(args)
-    return ClubLink(Shipper(db, args.club, token).start(), db)
+    return ClubLink(Shipper(db, membership.url, membership.token).start(), db)
 
-
-def check_token(args: argparse.Namespace) -> TableToken:
-    """Ask the store now whether it takes this table's token: UsageError if it refuses; a
-    warning only if it cannot be reached (the table logs locally and ships later)."""
-    try:
-        token = parse_token(args.table_token)
-        conn, table = open_table_link(args.club, token)
-    except (AccessError, StoreError) as exc:
-        raise UsageError(str(exc)) from None
-    except psycopg.OperationalError as exc:
-        print(f"tablescan: club store {args.club} unreachable now "
-              f"({str(exc).strip().splitlines()[0]}); logging locally and shipping when it "
-              "answers", file=sys.stderr)
-    else:
-        conn.close()
-        print(f"tablescan: joined the club at {args.club} as table {table}", file=sys.stderr)
-    return token
-
-
-def check_before_logging(args: argparse.Namespace, db: Path | None) -> TableToken | None:
-    """For a command that writes its log and ends (check-deal, generate, verify): the club
-    options and the token checked before anything is written; the token, or None."""
-    check_club_arguments(args)
-    if not args.club:
-        return None
-    if db is None:
-        raise UsageError("--club ships a log: give it with --db FILE")
-    return check_token(args)
-
-
-def ship_after_logging(args: argparse.Namespace, db: Path | None,
-                       token: TableToken | None) -> None:
-    """Ship what the command logged (for a few seconds; the rest goes with the next run)."""
-    if token is not None and db is not None:
-        ClubLink(Shipper(db, args.club, token).start(), db).close()

@@ -21,6 +21,9 @@ SCHEMA = "tablescan"
 SCHEMA_VERSION = 1
 # One lock number for "someone is migrating this store" (pg_advisory_xact_lock).
 MIGRATION_LOCK = 0x54425343
+# The session the director opened for the club (`tablescan club session --open`): a row of
+# tablescan.meta, which every table's role may read, so a joining table learns it.
+SESSION_KEY = "session"
 
 
 class StoreError(Exception):

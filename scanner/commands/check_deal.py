@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from ..app import arguments, options
+from ..app.club_options import add_club_arguments, check_before_logging, ship_after_logging
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..dealfile import DealFileError, read_deal_log
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                                     board=args.board)
         except LogError as exc:
             raise UsageError(str(exc)) from None
-        ship_after_logging(args, args.db, token)
+        ship_after_logging(token, args.db)
     out = result.to_dict()
     out["evidence_lines"] = [deal.lines[i] for i in result.verdict.evidence
                              if 0 <= i < len(deal.lines)]

@@ -1,9 +1,11 @@
-"""`tablescan club init|token|status|export|serve --store URL`: the club's PostgreSQL store.
+"""`tablescan club init|token|session|status|export|serve --store URL`: the club's store.
 
 init creates or migrates the store; token prints a new token for a table (or revokes one);
-status prints one JSON line with each table's events in the store; export writes a session's
-hand records (PBN export format, or the Bridgemate Data Connector's PutHandrecords JSON to a
-file or its URL); serve runs the director's page. The URL names the store; the
+session opens the club's session, which every table joining with --club then writes under
+(so its boards are compared across tables), or prints it; status prints one JSON line with
+each table's events in the store; export writes a session's hand records (PBN export format,
+or the Bridgemate Data Connector's PutHandrecords JSON to a file or its URL); serve runs the
+director's page. The URL names the store; the
 administrator's credentials come the usual PostgreSQL ways (a Unix socket, ~/.pgpass,
 PGPASSWORD), never from the command line.
 """
@@ -23,7 +25,8 @@ from ..output_file import check_output, write_bytes_atomically
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "club", help="the club's store: init, token, status, export, serve (director's page)",
+        "club",
+        help="the club's store: init, token, session, status, export, serve (director's page)",
         description=__doc__.split("\n\n", 1)[1])
     actions = parser.add_subparsers(dest="club_command", required=True, metavar="ACTION")
 
@@ -37,6 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which.add_argument("--table", metavar="NAME", help="the table to issue a new token for")
     which.add_argument("--revoke", metavar="NAME", help="the table whose token to revoke")
     token.set_defaults(func=run_token)
+
+    session = actions.add_parser(
+        "session", help="the club's session, which every joining table writes under")
+    _store_argument(session)
+    session.add_argument("--open", metavar="NAME", type=arguments.text,
+                         help="open a new session for the club (default: print the current one)")
+    session.set_defaults(func=run_session)
 
     status = actions.add_parser("status", help="one JSON line: each table's events in the store")
     _store_argument(status)
@@ -122,6 +132,21 @@ def run_token(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_session(args: argparse.Namespace) -> int:
+    from ..club.admin import current_session, open_session, open_store
+
+    try:
+        with open_store(args.store) as conn:
+            if args.open is not None:
+                open_session(conn, args.open)
+                print(f"club session: {args.open} is open; tables that join now write under "
+                      "it", file=sys.stderr)
+            print(json.dumps({"session": current_session(conn)}))
+    except _store_errors() as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 def run_status(args: argparse.Namespace) -> int:
     from ..club.admin import open_store, status
 
@@ -185,6 +210,32 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from ..club.serve import serve_director
+    """The director's page over the club store, served as the table page is (webui.serving:
+    the pages' streams never take the director's request threads)."""
+    from webui.director import create_director_app
+    from webui.security import new_pin, pin_problem
+    from webui.serving import TableServer
 
-    return serve_director(args)
+    from ..club.view import ClubView
+
+    pin = args.pin or new_pin()
+    if pin_problem(pin):
+        raise UsageError(f"--pin: {pin_problem(pin)}, not {pin!r}")
+    try:
+        view = ClubView(args.store).start()
+    except _store_errors() as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        app = create_director_app(view, pin=pin, store_url=args.store)
+        try:
+            server = TableServer(app, view, args.host, args.port)
+        except (OSError, OverflowError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise UsageError(f"cannot serve on {args.host}:{args.port}: {reason}") from None
+        print(f"tablescan: director's page {server.url} (store {args.store})",
+              file=sys.stderr, flush=True)
+        print(f"tablescan: director PIN {pin}", file=sys.stderr, flush=True)
+        server.run()
+    finally:
+        view.close()
+    return 0

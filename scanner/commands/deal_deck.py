@@ -16,9 +16,9 @@ import tempfile
 from pathlib import Path
 
 from ..app import arguments, options
+from ..app.club_options import add_club_arguments, check_club_arguments, join_club
 from ..cards import CardError, parse_seat
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_club_arguments, join_club
 
 GAMES = ("bridge", "pinochle")
 

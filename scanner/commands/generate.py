@@ -14,12 +14,12 @@ from pathlib import Path
 
 from ..app import arguments, options
 from ..app.cli_io import print_json
+from ..app.club_options import add_club_arguments, check_before_logging, ship_after_logging
 from ..bridge import dealset
 from ..bridge.formats import UnknownFormat, format_for, write_boards
 from ..bridge.formats.reading import SetInfo
 from ..bridge.repeats import record, repeat_flag
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
 from ..output_file import check_output
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         result["seed_sha256"] = dealset.seed_commitment(args.seed)
     if args.db is not None:
         result["session"], result["repeats"] = _check_history(args, boards)
-        ship_after_logging(args, args.db, token)
+        ship_after_logging(token, args.db)
     print_json(result)
     print(f"wrote {len(boards)} board(s) to {out}", file=sys.stderr)
     for flag in result.get("repeats", []):

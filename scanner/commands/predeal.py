@@ -24,9 +24,9 @@ from typing import Any
 
 from ..app import arguments, options
 from ..app.cli_io import DamagedInput, load_set, report_damage
+from ..app.club_options import add_club_arguments, check_club_arguments, join_club
 from ..bridge.formats import UnknownFormat
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_club_arguments, join_club
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

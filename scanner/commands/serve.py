@@ -8,9 +8,9 @@ from contextlib import closing
 from pathlib import Path
 
 from ..app import arguments
+from ..app.club_options import add_club_arguments, check_club_arguments, join_club
 from ..cards import CardError, Seat, parse_seat
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_club_arguments, join_club
 from ..live import LiveTable
 from ..log import EventLog, LogError
 from ..paths import default_db_path

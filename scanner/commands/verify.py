@@ -22,6 +22,7 @@ from ..app.cli_io import (
     print_json,
     report_damage,
 )
+from ..app.club_options import add_club_arguments, check_before_logging, ship_after_logging
 from ..bridge.formats import UnknownFormat
 from ..bridge.repeats import record, repeat_flag
 from ..bridge.verify import (
@@ -34,7 +35,6 @@ from ..bridge.verify import (
     withheld,
 )
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_before_logging, ship_after_logging
 from ..history import DealHistory
 from ..log import EventLog, LogError, new_session_name
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         from ..app.verify_from_shoe import run_from_shoe
 
         code = run_from_shoe(args, record_set, numbers)
-        ship_after_logging(args, args.db, token)
+        ship_after_logging(token, args.db)
         return code
     try:
         results = verify_set(record_set.boards, ObservedFile(observed.by_number()), numbers)
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [result.to_dict() for result in results]
     if args.db is not None:
         _history(args, record_set.by_number(), results, rows)
-        ship_after_logging(args, args.db, token)
+        ship_after_logging(token, args.db)
     extra = sorted(set(observed.by_number()) - set(record_set.by_number()))
     print_json({"set": args.set, "observed": args.observed, "cards_withheld": sealed,
                 "boards": rows,

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..app import arguments
+from ..app.club_options import add_club_arguments, check_club_arguments, join_club
 from ..cards import CardError, Suit, parse_seat
 from ..cli import UsageError
-from ..club.join import add_club_arguments, check_club_arguments, join_club
 
 if TYPE_CHECKING:
     from ..cards import Seat

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from club_support import Store
@@ -33,3 +34,27 @@ def test_club_needs_a_log_to_ship(store: Store, tmp_path: Path, cli) -> None:
     result = cli("generate", "--boards", "1-4", str(tmp_path / "set.pbn"),
                  "--club", store.table_url(), "--table-token", store.token("T1"))
     assert result.returncode == 2 and "--db" in result.stderr
+
+
+def test_a_table_that_names_no_session_writes_under_the_clubs_session(
+        store: Store, tmp_path: Path, cli) -> None:
+    opened = cli("club", "session", "--store", store.admin_url, "--open", "tuesday")
+    assert opened.returncode == 0 and json.loads(opened.stdout) == {"session": "tuesday"}
+    result = cli("generate", "--boards", "1-2", str(tmp_path / "set.pbn"), "--seed", "club",
+                 "--db", str(tmp_path / "t.sqlite"),
+                 "--club", store.table_url(), "--table-token", store.token("T1"))
+    assert result.returncode == 0, result.stderr
+    with store.admin() as conn:
+        sessions = conn.execute("SELECT DISTINCT session FROM tablescan.deals").fetchall()
+    assert sessions == [("tuesday",)]
+
+
+def test_a_table_naming_another_session_than_the_clubs_is_refused_before_it_writes(
+        store: Store, tmp_path: Path, cli) -> None:
+    cli("club", "session", "--store", store.admin_url, "--open", "tuesday")
+    result = cli("generate", "--boards", "1-2", str(tmp_path / "set.pbn"),
+                 "--db", str(tmp_path / "t.sqlite"), "--session", "monday",
+                 "--club", store.table_url(), "--table-token", store.token("T1"))
+    assert result.returncode == 2
+    assert "--session monday" in result.stderr and "tuesday" in result.stderr
+    assert not (tmp_path / "set.pbn").exists() and not (tmp_path / "t.sqlite").exists()
