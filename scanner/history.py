@@ -1,8 +1,9 @@
 """The deal history (Law 6D2: no result stands for a deal already played in another session).
 
 Deals live in the same SQLite file as the event log, one row per sighting: the deal's canonical
-hash, which session saw it, how (``generated``, ``dealt``, ``verified``, ``checked``), the board
-number if any, and when. Lookups go through an index on the hash, so asking "seen before?"
+hash, which session saw it, how (``generated``, ``dealt``, ``verified``, ``checked``, or
+``fouled``: a copy verification found not to match its record), the board number if any, and
+when. Lookups go through an index on the hash, so asking "seen before?"
 costs the same with ten deals or a million.
 
     log = EventLog("club.sqlite")
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from .cards import Card, Seat, format_hand
 from .log import EventLog, utc_now
 
-SOURCES = ("generated", "dealt", "verified", "checked")
+SOURCES = ("generated", "dealt", "verified", "checked", "fouled")
 
 
 @dataclass(frozen=True)

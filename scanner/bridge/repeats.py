@@ -9,8 +9,10 @@ from __future__ import annotations
 from ..cards import SEATS
 from ..history import DealHistory, Sighting
 from .board import Board
+from .verify import MATCH
 
 # A sighting of these kinds means the deal reached a table; generated alone means it was drawn.
+# A fouled copy is not counted: it is to be made right before it is played.
 PLAYED = ("dealt", "verified", "checked")
 LAW = "Law 6D2"
 
@@ -48,3 +50,16 @@ def _sighting(s: Sighting) -> dict:
 
 def record(history: DealHistory, board: Board, session: str, source: str) -> None:
     history.record(hands_by_seat(board), session, source, board=board.number)
+
+
+def record_verification(history: DealHistory, record_board: Board, observed: Board | None,
+                        session: str, status: str) -> None:
+    """What a verification saw, kept in the history: a matching copy as the record's deal
+    (``verified``), a copy that is not a match as it was found (``fouled``), so the club can
+    name the board, the table and the difference (Law 87A). A copy with a hand unread is
+    not kept: there is no deal to compare."""
+    if status == MATCH:
+        record(history, record_board, session, "verified")
+    elif observed is not None and None not in observed.hands:
+        history.record(dict(zip(SEATS, observed.hands, strict=True)), session, "fouled",
+                       board=record_board.number)

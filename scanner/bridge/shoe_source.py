@@ -29,7 +29,7 @@ from ..shoe.virtual_camera import StationCamera
 from . import repeats
 from .board import Board
 from .predeal import CAMERA_ERRORS, RULE_COPIES, STOPPED, flag_text
-from .verify import MATCH, RULINGS, BoardComparison, verify_set, withheld
+from .verify import RULINGS, BoardComparison, verify_set, withheld
 
 KEY_PREFIX = "readback:"
 
@@ -120,7 +120,8 @@ def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
     """Read boards ``numbers`` back through the shoe and verify each against the record.
 
     Each board's result is logged as it is known. With ``session``, each board is checked
-    against the deal history (Law 6D2) and every matching board is recorded as verified.
+    against the deal history (Law 6D2) and recorded in it: a matching board as verified, any
+other copy as found (fouled).
     ``withhold_cards`` (a Sealed set) names seats and counts but no card, in the log too.
     Raises StationStop at a card that cannot be read, after logging the stop; the boards
     before it keep their results.
@@ -141,8 +142,9 @@ def verify_through_shoe(readback: ShoeReadback, record_set: Sequence[Board],
             result = withheld(result)
         flag = repeats.repeat_flag(history, by_number[number], session) if history and session \
             else None
-        if history and session and result.status == MATCH:
-            repeats.record(history, by_number[number], session, "verified")
+        if history and session:
+            repeats.record_verification(history, by_number[number], readback.observed(number),
+                                        session, result.status)
         readback.log.append(result_event(result, flag_text(flag)),
                             key=f"{readback.key(number)}:result")
         out.append((result, flag))

@@ -50,7 +50,10 @@ def board_from_deal(number: int, deal: str) -> Board:
 
 
 def session_report(session: str, sightings: Iterable[BoardCopy]) -> list[dict[str, Any]]:
-    """Every board of one session, each copy compared with the record; board by board."""
+    """Every board of one session, each copy compared with the record; board by board.
+
+    ``sightings`` come in the order they were recorded: a table's later sighting of a board
+    (verified again once its copy was made right) stands for that table's copy."""
     sightings = list(sightings)
     record: dict[int, BoardCopy] = {}
     for s in sorted((s for s in sightings if s.source in RECORD_SOURCES),
@@ -60,7 +63,8 @@ def session_report(session: str, sightings: Iterable[BoardCopy]) -> list[dict[st
     by_table = {(s.table, s.board): s for s in sightings if s not in record.values()}
     reports = []
     for number in sorted({s.board for s in sightings}):
-        copies = [s for s in sightings if s.board == number and s is not record.get(number)]
+        copies = sorted((s for (_, board), s in by_table.items() if board == number),
+                        key=lambda s: s.table)
         if number in record:
             found = [_compared(index, s, by_table) for s in copies]
         else:

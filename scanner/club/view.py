@@ -260,7 +260,7 @@ class ClubView:
                          self._conn.execute(
                              "SELECT table_name, source, board, deal FROM tablescan.deals "
                              "WHERE session = %s AND board IS NOT NULL "
-                             "ORDER BY table_name, board", (session,))]
+                             "ORDER BY recorded_at, deal_id", (session,))]
             self._boards[session] = session_report(session, sightings)
             if session in self._session_order:
                 self._session_order.remove(session)

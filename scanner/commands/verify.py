@@ -6,8 +6,9 @@ match, differs (with every difference), rotated, swapped, repeat-of-previous or
 not-observed. JSON on stdout; a table on stderr. For a Sealed set the cards are not named
 (seats and counts only) unless ``--reveal``. With ``--db FILE`` each board is checked
 against the deal history (Law 6D2: a deal already played in another session is
-``no-result``) and every matching board is recorded as verified under ``--session`` — name
-the session the boards will be played in.
+``no-result``) and recorded under ``--session`` (name the session the boards will be played
+in): a matching board as verified, any other copy as it was found (fouled), so the club's
+director sees which copy differs (Law 87A).
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from ..app.cli_io import (
 )
 from ..app.club_options import add_club_arguments, check_before_logging, ship_after_logging
 from ..bridge.formats import UnknownFormat
-from ..bridge.repeats import record, repeat_flag
+from ..bridge.repeats import record_verification, repeat_flag
 from ..bridge.verify import (
-    MATCH,
     STATUSES,
     BoardComparison,
     ObservedFile,
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         results = [withheld(result) for result in results]
     rows = [result.to_dict() for result in results]
     if args.db is not None:
-        _history(args, record_set.by_number(), results, rows)
+        _history(args, record_set.by_number(), observed.by_number(), results, rows)
         ship_after_logging(token, args.db)
     extra = sorted(set(observed.by_number()) - set(record_set.by_number()))
     print_json({"set": args.set, "observed": args.observed, "cards_withheld": sealed,
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardComparison],
-             rows: list[dict]) -> None:
+def _history(args: argparse.Namespace, record_boards: dict, observed_boards: dict,
+             results: list[BoardComparison], rows: list[dict]) -> None:
     session = args.session or new_session_name()
     try:
         with EventLog(args.db, session=session) as log:
@@ -124,7 +124,7 @@ def _history(args: argparse.Namespace, record_boards: dict, results: list[BoardC
                     row["history"] = flag
                     print(f"board {result.board}: {flag['status']} ({flag['law']}): "
                           f"{flag['reason']}", file=sys.stderr)
-                if result.status == MATCH:
-                    record(history, board, session, "verified")
+                record_verification(history, board, observed_boards.get(result.board), session,
+                                    result.status)
     except LogError as exc:
         raise UsageError(str(exc)) from None

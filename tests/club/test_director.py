@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from director_support import random_deal, record_deals, rotated
 from flask.testing import FlaskClient
 
 from scanner.app.pg_cluster import wait_until
+from scanner.bridge.formats import read_boards, write_boards
 from scanner.cards import Seat, parse_card
 from scanner.club.view import ClubView
 from scanner.events import (
@@ -84,6 +86,53 @@ def test_fouled_boards_are_named_board_by_board_with_the_copy_that_agrees(
     board1 = next(b for b in state["boards"] if b["board"] == 1)
     assert not board1["differs"]
     assert [(c["table"], c["status"]) for c in board1["copies"]] == [("T1", "match")]
+
+
+def test_a_copy_verify_finds_wrong_at_a_table_reaches_the_director_as_fouled(
+        store: Store, tmp_path: Path, cli) -> None:
+    cli("club", "session", "--store", store.admin_url, "--open", "tuesday")
+    made = cli("generate", "--boards", "1-3", str(tmp_path / "set.pbn"), "--seed", "87",
+               "--db", str(tmp_path / "machine.sqlite"), "--club", store.table_url(),
+               "--table-token", store.token("machine"))
+    assert made.returncode == 0, made.stderr
+    # Table T2's board 2 went into its pockets one seat round.
+    copies = [replace(b, hands=b.hands[-1:] + b.hands[:-1]) if b.number == 2 else b
+              for b in read_boards(tmp_path / "set.pbn")]
+    write_boards(tmp_path / "t2-copies.pbn", copies)
+    for table, observed in (("T1", "set.pbn"), ("T2", "t2-copies.pbn")):
+        checked = cli("verify", str(tmp_path / "set.pbn"), "--observed", str(tmp_path / observed),
+                      "--db", str(tmp_path / f"{table}.sqlite"), "--club", store.table_url(),
+                      "--table-token", store.token(table))
+        assert checked.returncode == 0, checked.stderr
+    view = ClubView(store.admin_url)
+    try:
+        _, state = view.snapshot()
+    finally:
+        view.close()
+    [fouled] = state["fouled"]
+    assert (fouled["session"], fouled["board"]) == ("tuesday", 2)
+    assert fouled["record"] == {"table": "machine", "source": "generated"}
+    assert [(c["table"], c["source"], c["status"]) for c in fouled["copies"]] == [
+        ("T1", "verified", "match"), ("T2", "fouled", "rotated")]
+
+
+def test_a_copy_made_right_and_verified_again_is_no_longer_fouled(store: Store,
+                                                                  tmp_path: Path) -> None:
+    rng = random.Random(7)
+    dealt = {1: random_deal(rng)}
+    record_deals(tmp_path / "machine.sqlite", "tuesday", "dealt", dealt)
+    ship(store, "machine", tmp_path / "machine.sqlite")
+    record_deals(tmp_path / "T1.sqlite", "tuesday", "fouled", {1: rotated(dealt[1], 2)})
+    record_deals(tmp_path / "T1.sqlite", "tuesday", "verified", dealt)
+    ship(store, "T1", tmp_path / "T1.sqlite")
+    view = ClubView(store.admin_url)
+    try:
+        _, state = view.snapshot()
+    finally:
+        view.close()
+    assert state["fouled"] == []
+    [board] = state["boards"]
+    assert [(c["table"], c["status"]) for c in board["copies"]] == [("T1", "match")]
 
 
 def test_a_deal_played_in_an_earlier_session_is_found_by_hash(store: Store, tmp_path: Path
