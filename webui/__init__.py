@@ -7,16 +7,13 @@ Server-Sent Events stream that pushes each change to every open page.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import Flask
 
-from . import security, views
-from .errors import register_error_handlers
+from . import views
+from .pages import new_app
 from .throttle import PinThrottle
-
-MAX_REQUEST_BYTES = 16 * 1024
 
 
 def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any = None,
@@ -25,20 +22,9 @@ def create_app(table: Any, *, pin: str, title: str = "tablescan", cameras: Any =
     ``scanner.handdeal.thumbnails.Thumbnails``) serves each camera's latest thumbnail and
     still; ``zones`` (a ``scanner.handdeal.calibration.ZoneCalibration``) is the table
     camera's seat zones, which the operator marks on its still."""
-    app = Flask(__name__)
-    app.config.update(
-        SECRET_KEY=secrets.token_bytes(32),
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
-        MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
-        TABLESCAN_TITLE=title,
-    )
-    app.config.update(config)
+    app = new_app(title, pin, throttle, config)
     app.extensions["tablescan.table"] = table
     app.extensions["tablescan.cameras"] = cameras
     app.extensions["tablescan.zones"] = zones
-    security.init_app(app, pin, throttle)
-    register_error_handlers(app)
     app.register_blueprint(views.bp)
     return app

@@ -9,42 +9,31 @@ HTTP; the club view (scanner.club.view) folds the store, scanner.club.admin chan
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from scanner.club.admin import issue_token, open_store, revoke_token
 from scanner.club.schema import StoreError
 
 from . import security
 from .body import json_object
-from .errors import BadRequest, register_error_handlers
+from .errors import BadRequest
+from .pages import add_page_routes, new_app
 
-MAX_REQUEST_BYTES = 16 * 1024
 LONG_POLL_S = 10.0
 TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$")
 
 bp = Blueprint("director", __name__)
+add_page_routes(bp, page="director", role="director")
 
 
 def create_director_app(view: Any, *, pin: str, store_url: str,
                         title: str = "tablescan — club director", **config: Any) -> Flask:
     """The page around one club view; ``store_url`` is where the director's actions go."""
-    app = Flask(__name__)
-    app.config.update(
-        SECRET_KEY=secrets.token_bytes(32),
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES,
-        MAX_FORM_MEMORY_SIZE=MAX_REQUEST_BYTES,
-        TABLESCAN_TITLE=title,
-    )
-    app.config.update(config)
+    app = new_app(title, pin, None, config)
     app.extensions["tablescan.club"] = view
     app.extensions["tablescan.store"] = store_url
-    security.init_app(app, pin, None)
-    register_error_handlers(app)
     app.register_blueprint(bp)
     return app
 
@@ -65,12 +54,6 @@ def _director_only() -> None:
         raise BadRequest("only the director may act: enter the PIN", status=403)
 
 
-@bp.get("/")
-def page() -> str:
-    return render_template("director.html", title=current_app.config["TABLESCAN_TITLE"],
-                           csrf=security.csrf_token(), director=security.is_operator())
-
-
 @bp.get("/state")
 def state() -> Response:
     """The club now; with ``since=V``, wait (a while) until it has moved past version V. The
@@ -84,21 +67,6 @@ def state() -> Response:
         _view().wait_for_change(version, timeout=LONG_POLL_S)
     version, snapshot = _view().snapshot()
     return jsonify({"version": version, "state": snapshot, "director": security.is_operator()})
-
-
-@bp.post("/login")
-def login() -> Response:
-    pin = json_object().get("pin")
-    if not isinstance(pin, str):
-        raise BadRequest("'pin' must be text")
-    security.log_in(pin)
-    return jsonify({"director": True, "csrf": security.csrf_token()})
-
-
-@bp.post("/logout")
-def logout() -> Response:
-    security.log_out()
-    return jsonify({"director": False, "csrf": security.csrf_token()})
 
 
 @bp.post("/act/token")

@@ -31,7 +31,7 @@ from hypercorn.asyncio import serve
 from hypercorn.config import Config
 from hypercorn.middleware import AsyncioWSGIMiddleware
 
-from . import MAX_REQUEST_BYTES
+from .pages import MAX_REQUEST_BYTES
 from .stream import StateFeed, StreamRefused, StreamSlots, serve_stream, since_version
 
 MAX_STREAMS = 600

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify
 
 from scanner.handdeal.zones import ZoneError
 from scanner.live import ActionRefused, MalformedAction
@@ -12,43 +12,20 @@ from scanner.live import ActionRefused, MalformedAction
 from . import security
 from .body import json_object
 from .errors import BadRequest
+from .pages import add_page_routes
 
 bp = Blueprint("table", __name__)
+add_page_routes(bp, page="table", role="operator")
 
 
 def _table() -> Any:
     return current_app.extensions["tablescan.table"]
 
 
-@bp.get("/")
-def page() -> str:
-    return render_template(
-        "table.html",
-        title=current_app.config["TABLESCAN_TITLE"],
-        csrf=security.csrf_token(),
-        operator=security.is_operator(),
-    )
-
-
 @bp.get("/state")
 def state() -> Response:
     version, snapshot = _table().snapshot()
     return jsonify({"version": version, "state": snapshot, "operator": security.is_operator()})
-
-
-@bp.post("/login")
-def login() -> Response:
-    pin = json_object().get("pin")
-    if not isinstance(pin, str):
-        raise BadRequest("'pin' must be text")
-    security.log_in(pin)
-    return jsonify({"operator": True, "csrf": security.csrf_token()})
-
-
-@bp.post("/logout")
-def logout() -> Response:
-    security.log_out()
-    return jsonify({"operator": False, "csrf": security.csrf_token()})
 
 
 @bp.post("/pin")
