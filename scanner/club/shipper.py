@@ -235,8 +235,10 @@ class Shipper:
                             for row in rows:
                                 copy.write_row(row)
                         pg.execute(insert, (self._table, self.log_id))
-                # Delivered at commit: the director's page wakes now instead of at its poll.
-                pg.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, self._table))
+                # Delivered at commit: the director's page reads this log's new rows now
+                # (scanner.club.view) instead of at its poll.
+                pg.execute("SELECT pg_notify(%s, %s)",
+                           (NOTIFY_CHANNEL, f"{self._table} {self.log_id}"))
             # Only after the store's commit: a commit lost on the way is found again by
             # asking the store where it stands on reconnection.
             if events:

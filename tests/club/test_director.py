@@ -21,6 +21,8 @@ from flask.testing import FlaskClient
 from scanner.app.pg_cluster import wait_until
 from scanner.bridge.formats import read_boards, write_boards
 from scanner.cards import Seat, parse_card
+from scanner.club.access import parse_token
+from scanner.club.shipper import open_table_link
 from scanner.club.view import ClubView
 from scanner.events import (
     CardDelivered,
@@ -181,6 +183,31 @@ def test_each_table_shows_game_phase_verdict_redeals_and_machine_faults(
     assert table["faults"][0]["kind"] == "jam"
     assert table["verdict"]["status"] == "redeal-same-dealer" and table["verdict"]["rule"]
     assert table["events"] == 10
+
+
+def test_an_event_reaches_the_view_while_another_tables_commit_is_still_open(
+        store: Store, tmp_path: Path) -> None:
+    # Another table mid-batch: its open transaction holds the snapshot's xmin back, which is
+    # nearly always so on a busy club. The view must not wait for it to end.
+    other, _ = open_table_link(store.table_url(), parse_token(store.token("T2")))
+    other.execute("INSERT INTO tablescan.events (table_name, log_id, seq, session, type, body, "
+                  "logged_at) VALUES ('T2', gen_random_uuid(), 1, 's', 'undo', '{}', now())")
+    view = ClubView(store.admin_url, poll_interval=0.05).start()
+    try:
+        db = tmp_path / "t1.sqlite"
+        with EventLog(db, session="friday") as log:
+            log.append(HandStarted("pinochle", Seat.S, 3))
+        ship(store, "T1", db)
+
+        def t1_events() -> int:
+            tables = {t["table"]: t for t in view.snapshot()[1]["tables"]}
+            return tables["T1"]["events"] if "T1" in tables else 0
+
+        assert wait_until(lambda: t1_events() == 1, 30)
+        assert not other.closed and other.info.transaction_status.name == "INTRANS"
+    finally:
+        view.close()
+        other.close()
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ from tcp_proxy import Proxy
 from scanner.app.pg_cluster import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
-SIM_TABLE = Path(__file__).with_name("sim_table.py")
 TABLES = 20
 DEALS = 4
 EVENTS_PER_DEAL = 52  # hand-started, 48 deliveries, auction-started, a bid, a pass
@@ -34,8 +33,9 @@ def start_table(store: Store, port: int, token: str, db: Path, seed: int, pace: 
                 deals: int = DEALS) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.Popen(
-        [sys.executable, str(SIM_TABLE), "--db", str(db), "--club", store.table_url(port),
-         "--token", token, "--deals", str(deals), "--pace", str(pace), "--seed", str(seed)],
+        [sys.executable, "-m", "scanner.app.club_table_process", "--db", str(db),
+         "--club", store.table_url(port), "--token", token, "--deals", str(deals),
+         "--pace", str(pace), "--seed", str(seed)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
