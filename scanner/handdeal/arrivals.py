@@ -150,21 +150,36 @@ class ZoneWatch:
         cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
         mask = cv2.dilate(mask, np.ones((2 * SHRINK + 1, 2 * SHRINK + 1), np.uint8))
         alone = cv2.bitwise_and(crop, crop, mask=mask)
-        return _named_once(self.reader(alone))
+        # Only a face named counts here. The cut-out is the change's hull on black, not a
+        # card as it lies: for a back dropped neatly on the pile it is a sliver of edges,
+        # on which the reader may abstain on a "face" that is not there.
+        return tuple(card for card in _named_once(self.reader(alone)) if card is not None)
 
 
     def _meld(self, crop: np.ndarray) -> tuple[Card | None, ...]:
         """The cards laid down in ``crop``: each whole card read, then every index corner
         showing outside them (the corners of the cards a row overlaps), each card at most as
         often as the deck holds it."""
-        whole = [d for d in self.reader(crop)
-                 if d.face == "up" and d.card is not None and d.seen == "card"]
-        named = [d.card for d in whole]
-        for hit in find_index_corners(crop, copies=self.copies,
-                                      known=[d.outline for d in whole]):
+        found = [d for d in self.reader(crop) if d.face == "up" and d.seen == "card"]
+        whole = [d for d in found if d.card is not None]
+        named: list[Card | None] = [d.card for d in whole]
+        hits = find_index_corners(crop, copies=self.copies, known=[d.outline for d in whole])
+        for hit in hits:
             if named.count(hit.card) < self.copies:
                 named.append(hit.card)
+        # A face no reader named, and with no index corner read on it: a card laid down
+        # that is asked about, not a guess (a row's outline holds its cards' corners).
+        for d in found:
+            outline = d.outline.reshape(-1, 1, 2).astype(np.float32)
+            if d.card is None and not any(cv2.pointPolygonTest(
+                    outline, _centre(hit.corner), False) >= 0 for hit in hits):
+                named.append(None)
         return tuple(named)
+
+
+def _centre(corner: np.ndarray) -> tuple[float, float]:
+    x, y = corner.mean(axis=0)
+    return float(x), float(y)
 
 
 def _named_once(found: list[Detection]) -> tuple[Card | None, ...]:

@@ -98,10 +98,12 @@ class MeldCheck:
     points: int | None = None
     tally: int | None = None
     hand_known: bool = True
+    unread: int = 0  # faces laid down that the reader could not name
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat.value, "cards": [str(c) for c in self.cards],
                 "not_dealt": [str(c) for c in self.not_dealt], "hand_known": self.hand_known,
+                "unread": self.unread,
                 "trump": self.trump.value if self.trump else None,
                 "points": self.points, "tally": self.tally}
 
@@ -126,6 +128,7 @@ class HandDeal:
     delivered: Counter[Seat] = field(default_factory=Counter)
     dealt: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     meld: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
+    meld_unread: Counter[Seat] = field(default_factory=Counter)  # meld faces not named
     bidding_ended: bool = False
     trump: Suit | None = None  # pinochle: meld is scored in this suit (default: the hand's best)
 
@@ -190,6 +193,8 @@ class HandDeal:
                 self._exposures += 1
                 if self.bidding_ended and event.seat is not None and event.card is not None:
                     self.meld[event.seat].append(event.card)
+                elif self.bidding_ended and event.seat is not None:
+                    self.meld_unread[event.seat] += 1
         self.reads = len(taken)
         for card in taken:
             self.deck_check.add(card)
@@ -272,7 +277,7 @@ class HandDeal:
         (None for a face the table reader could not name). The cards it brought are those
         read before the zone began to move at frame ``since`` (all pending when None)."""
         if self.bidding_ended:
-            self.on_meld(seat, [c for c in faces_up if c is not None])
+            self.on_meld(seat, faces_up)
             return
         shown = list(faces_up)
         if not self.reading_shoe:
@@ -310,10 +315,17 @@ class HandDeal:
             self.bidding_ended = True
             self._append(Marker("bidding-ended"), "bidding-ended")
 
-    def on_meld(self, seat: Seat, cards: Sequence[Card]) -> None:
-        """Cards read face up in ``seat``'s zone after the auction: meld shown."""
+    def on_meld(self, seat: Seat, cards: Sequence[Card | None]) -> None:
+        """Cards read face up in ``seat``'s zone after the auction: meld shown. A face the
+        reader could not name (None) is logged as such and never guessed: the page asks
+        for it to be checked by eye."""
         have = Counter(self.meld[seat])
         for card in cards:
+            if card is None:
+                self.meld_unread[seat] += 1
+                self._exposures += 1
+                self._append(CardExposed(None, seat), "meld", self._exposures)
+                continue
             if have[card] > 0:
                 have[card] -= 1
                 continue
@@ -389,7 +401,8 @@ class HandDeal:
 
     def meld_checks(self) -> list[MeldCheck]:
         unknown = {seat for seat in Seat if len(self.dealt[seat]) < self.delivered[seat]}
-        return meld_checks(self.hand.game, self.dealt, self.meld, self.trump, unknown)
+        return meld_checks(self.hand.game, self.dealt, self.meld, self.trump, unknown,
+                           self.meld_unread)
 
     def result(self) -> dict[str, Any]:
         """What ``watch`` prints: the verdict (a stop's, a stray meld card's, or the
@@ -418,15 +431,18 @@ class HandDeal:
 
 def meld_checks(game: str, dealt: Mapping[Seat, Sequence[Card]],
                 meld: Mapping[Seat, Sequence[Card]], trump: Suit | None = None,
-                unknown: Collection[Seat] = ()) -> list[MeldCheck]:
+                unknown: Collection[Seat] = (), unread: Mapping[Seat, int] | None = None
+                ) -> list[MeldCheck]:
     """Each seat's meld beside its dealt hand: the cards shown that it was not dealt, and,
     for pinochle, the points on the table and the tally of the hand in the same trump (the
     given one, or the hand's best). The ``unknown`` seats' hands were not all read: their
-    meld is scored (in the meld's own best trump, unless given) but not checked."""
+    meld is scored (in the meld's own best trump, unless given) but not checked. ``unread``
+    counts each seat's meld faces the reader could not name."""
+    unread = unread or {}
     checks = []
     for seat in Seat:
         shown = tuple(meld.get(seat, ()))
-        if not shown:
+        if not shown and not unread.get(seat):
             continue
         known = seat not in unknown
         left = Counter(dealt.get(seat, ()))
@@ -436,7 +452,8 @@ def meld_checks(game: str, dealt: Mapping[Seat, Sequence[Card]],
                 left[card] -= 1
             elif known:
                 strays.append(card)
-        check = MeldCheck(seat, shown, tuple(strays), hand_known=known)
+        check = MeldCheck(seat, shown, tuple(strays), hand_known=known,
+                          unread=unread.get(seat, 0))
         if game == "pinochle":
             check = _scored(check, list(dealt.get(seat, ())) if known else None, trump)
         checks.append(check)

@@ -11,6 +11,7 @@ operator's reads, which the watcher takes up.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +98,7 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
     tracker.feed_all(state.events)
     dealt: dict[Seat, list] = {seat: [] for seat in Seat}
     meld: dict[Seat, list] = {seat: [] for seat in Seat}
+    meld_unread: Counter[Seat] = Counter()
     exposures = []
     after = False
     fault = rules.faults["exposed"]
@@ -113,6 +115,8 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
         elif isinstance(event, CardExposed) and event.seat is not None:
             if after and event.card is not None:
                 meld[event.seat].append(event.card)
+            elif after:
+                meld_unread[event.seat] += 1
             elif not after:
                 exposures.append((event.card, event.seat))
     count = sum(len(cards) for cards in dealt.values())
@@ -147,6 +151,7 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
                        "status": fault.before, "rule": fault.rule,
                        "remedy": REMEDIES[fault.before]} for card, seat in exposures],
         "verdict": verdict.to_dict(),
-        "meld": [m.to_dict() for m in meld_checks(hand.game, known, meld, unknown=unread)],
+        "meld": [m.to_dict() for m in meld_checks(hand.game, known, meld, unknown=unread,
+                                                 unread=meld_unread)],
         "cameras": list(cameras),
     }

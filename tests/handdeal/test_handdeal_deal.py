@@ -223,3 +223,14 @@ def test_without_a_reading_shoe_meld_is_scored_but_not_checked_against_an_unread
     [meld] = result["meld"]
     assert (meld["seat"], meld["points"], meld["not_dealt"], meld["hand_known"]) == (
         "S", 4, [], False)
+
+
+def test_a_meld_face_the_reader_cannot_name_is_logged_unread_never_guessed(deal):
+    for card in ("QS", "JD", "KS"):
+        deal.on_pass(draw(parse_card(card)))
+    deal.end_of_bidding()
+    deal.on_arrival(Seat.E, [parse_card("QS"), None])
+    [meld] = deal.result()["meld"]
+    assert (meld["cards"], meld["unread"], meld["not_dealt"]) == (["QS"], 1, [])
+    shown = [e for e in deal.events() if isinstance(e, CardExposed)]
+    assert [(e.card, e.seat) for e in shown] == [(parse_card("QS"), Seat.E), (None, Seat.E)]

@@ -195,8 +195,10 @@ function renderHand(state) {
     const cards = el("span");
     for (const c of m.cards) cards.append(cardNode(c));
     const tr = row([m.seat, cards, m.points ?? "", m.tally ?? "",
-      m.not_dealt.length ? `not dealt: ${m.not_dealt.join(" ")}`
-        : m.hand_known === false ? "hand not read" : "✓"]);
+      [m.not_dealt.length ? `not dealt: ${m.not_dealt.join(" ")}`
+        : m.hand_known === false ? "hand not read" : "✓",
+      m.unread ? `${m.unread} card${m.unread > 1 ? "s" : ""} not read: check by eye` : ""]
+        .filter(Boolean).join("; ")]);
     tr.dataset.seat = m.seat;
     return tr;
   });
