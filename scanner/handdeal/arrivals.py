@@ -136,7 +136,8 @@ class ZoneWatch:
         if self.meld:
             return self._meld(crop)
         faces = []
-        for found in self.reader(crop):
+        located = self.reader(crop)
+        for found in located:
             cx, cy = found.outline.mean(axis=0)
             sx, sy = int((cx + left) / SHRINK) - x0, int((cy + top) / SHRINK) - y0
             on_change = 0 <= sy < changed.shape[0] and 0 <= sx < changed.shape[1]
@@ -150,10 +151,14 @@ class ZoneWatch:
         cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
         mask = cv2.dilate(mask, np.ones((2 * SHRINK + 1, 2 * SHRINK + 1), np.uint8))
         alone = cv2.bitwise_and(crop, crop, mask=mask)
-        # Only a face named counts here. The cut-out is the change's hull on black, not a
-        # card as it lies: for a back dropped neatly on the pile it is a sliver of edges,
-        # on which the reader may abstain on a "face" that is not there.
-        return tuple(card for card in _named_once(self.reader(alone)) if card is not None)
+        seen = _named_once(self.reader(alone))
+        if located:
+            # A card was found there, off the change: a back dropped neatly on the pile
+            # changes only a sliver along its edges. The cut-out of that sliver is no card as
+            # it lies, and the reader may abstain on a "face" there that is not one; only a
+            # face it names counts.
+            return tuple(card for card in seen if card is not None)
+        return seen
 
 
     def _meld(self, crop: np.ndarray) -> tuple[Card | None, ...]:

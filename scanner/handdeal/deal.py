@@ -129,6 +129,9 @@ class HandDeal:
     dealt: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     meld: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     meld_unread: Counter[Seat] = field(default_factory=Counter)  # meld faces not named
+    # Cards seen lying face up at each seat during the deal, already ruled on.
+    face_up: dict[Seat, Counter[Card]] = field(default_factory=lambda: {s: Counter()
+                                                                      for s in Seat})
     bidding_ended: bool = False
     trump: Suit | None = None  # pinochle: meld is scored in this suit (default: the hand's best)
 
@@ -187,6 +190,8 @@ class HandDeal:
                 self.delivered[event.to] += 1
                 if event.card is not None:
                     self.dealt[event.to].append(event.card)
+                    if event.exposed:
+                        self.face_up[event.to][event.card] += 1
             elif isinstance(event, Marker) and event.name == "bidding-ended":
                 self.bidding_ended = True
             elif isinstance(event, CardExposed):
@@ -195,6 +200,8 @@ class HandDeal:
                     self.meld[event.seat].append(event.card)
                 elif self.bidding_ended and event.seat is not None:
                     self.meld_unread[event.seat] += 1
+                elif event.seat is not None and event.card is not None:
+                    self.face_up[event.seat][event.card] += 1
         self.reads = len(taken)
         for card in taken:
             self.deck_check.add(card)
@@ -280,6 +287,11 @@ class HandDeal:
             self.on_meld(seat, faces_up)
             return
         shown = list(faces_up)
+        # A card that landed face up earlier may still show on the pile, named or, half
+        # covered now, not: it was ruled on then, and is no new exposure (nor its twin's).
+        for card in self.face_up[seat].elements():
+            if card in shown or None in shown:
+                shown.remove(card if card in shown else None)
         if not self.reading_shoe:
             # Only the table camera: a card landed, and only a face up tells which.
             card = next((c for c in shown if c is not None), None)
@@ -299,6 +311,8 @@ class HandDeal:
         for card in shown:
             self._exposures += 1
             self._append(CardExposed(card, seat), "exposed", self._exposures)
+            if card is not None:
+                self.face_up[seat][card] += 1
 
     def camera_lost(self, message: str) -> None:
         """A camera stopped or froze mid-deal: logged, so every page shows it until the
@@ -339,6 +353,8 @@ class HandDeal:
         self.delivered[seat] += 1
         if card is not None:
             self.dealt[seat].append(card)
+            if exposed:
+                self.face_up[seat][card] += 1
 
     def _stop(self, reason: str, position: int, seq: int, **what: object) -> None:
         kind, text = STOPS[reason]

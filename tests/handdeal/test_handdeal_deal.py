@@ -234,3 +234,17 @@ def test_a_meld_face_the_reader_cannot_name_is_logged_unread_never_guessed(deal)
     assert (meld["cards"], meld["unread"], meld["not_dealt"]) == (["QS"], 1, [])
     shown = [e for e in deal.events() if isinstance(e, CardExposed)]
     assert [(e.card, e.seat) for e in shown] == [(parse_card("QS"), Seat.E), (None, Seat.E)]
+
+
+def test_a_card_still_lying_face_up_is_no_new_exposure_when_its_twin_lands_on_it(tmp_path):
+    kc = parse_card("KC")
+    with EventLog(tmp_path / "t.db") as log:
+        hand = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session),
+                        table_camera=True)
+        hand.start()
+        hand.on_pass(draw(kc, frame=1))
+        hand.on_arrival(Seat.E, [kc], since=2)  # the first king of clubs lands face up
+        hand.on_pass(draw(kc, frame=3))
+        hand.on_arrival(Seat.E, [kc], since=4)  # its twin lands face down; the first shows
+        delivered = [(e.card, e.exposed) for e in hand.events() if isinstance(e, CardDelivered)]
+    assert delivered == [(kc, True), (kc, False)]
