@@ -6,7 +6,8 @@ waits, showing its still to the page, until the seat zones are calibrated for it
 Each hand is watched as `tablescan watch` watches one, through the same watcher. A camera
 that stops (a USB camera pulled out, a stream dropped) or freezes mid-deal is logged, with
 what the log keeps, so every page shows it; the watch then opens the camera again every
-``retry_s`` seconds and goes on with the same hand. A recording is one deal: it ends there.
+``retry_s`` seconds and goes on with the same hand. A recording (a video file, a folder of
+frames) is one deal: it ends there, frozen or not.
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ class HandCameras:
         self._thread.start()
         return self
 
+    @property
+    def watching(self) -> bool:
+        """Whether it still watches: a recording's deal ends the watch."""
+        return self._thread.is_alive()
+
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=10)
@@ -105,7 +111,9 @@ class HandCameras:
                         deal.camera_lost(str(exc))
                         resume = deal.hand_seq
                     print(f"tablescan: {exc}", file=sys.stderr)
-                    if self._stop.wait(self.retry_s):
+                    live = any(is_live(s) for s in (station, table) if s is not None)
+                    # A recording that froze would only freeze again: it is not reopened.
+                    if not live or self._stop.wait(self.retry_s):
                         return
                     continue
                 resume = None

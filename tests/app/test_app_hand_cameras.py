@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 
 import cv2
+import numpy as np
 import pytest
 
 from scanner.app.hand_cameras import HandCameras
@@ -93,3 +94,27 @@ def test_the_page_shows_a_lost_camera_until_the_next_card(shoe_jpegs, tmp_path):
     assert view["prompt"].startswith(f"STOP — camera {url!r} stopped giving frames after")
     assert view["stop"]["answerable"] is False
     assert sum(s["count"] for s in view["seats"]) == len(events_of(db, CardDelivered))
+
+
+def test_a_frozen_camera_is_logged_naming_the_frame_and_what_is_kept(shoe_jpegs, tmp_path):
+    frozen = tmp_path / "frozen.avi"
+    first = cv2.imdecode(np.frombuffer(shoe_jpegs[0], np.uint8), cv2.IMREAD_COLOR)
+    out = cv2.VideoWriter(str(frozen), cv2.VideoWriter_fourcc(*"MJPG"), 10,
+                          (first.shape[1], first.shape[0]))
+    frames = [cv2.imdecode(np.frombuffer(j, np.uint8), cv2.IMREAD_COLOR) for j in shoe_jpegs]
+    for image in frames[:9] + [frames[8]] * 40:
+        out.write(image)
+    out.release()
+    db = tmp_path / "table.sqlite"
+    table = LiveTable(lambda: EventLog(db), HandDealGame(cameras=("station",)))
+    cameras = HandCameras(table.session, db, "pinochle", Seat.N, str(frozen), None, None,
+                          Thumbnails(("station",)), retry_s=0.3).start()
+    try:
+        wait_for(lambda: not cameras.watching)  # a frozen recording is not reopened
+    finally:
+        cameras.stop()
+        table.close()
+    [lost] = events_of(db, MachineFault)
+    kept = len(events_of(db, CardDelivered))
+    assert lost.detail.startswith(f"reading-shoe camera {str(frozen)!r} is frozen: frame ")
+    assert f"the {kept} card(s) dealt so far are kept in the log" in lost.detail
