@@ -144,14 +144,14 @@ class ZoneWatch:
             if on_change and changed[sy, sx]:
                 faces.append(found)
         if faces:
-            return _named_once(faces)
+            return _faces_up(faces)
         points = np.column_stack([xs + x0, ys + y0]).astype(np.float32) * SHRINK + SHRINK / 2
         hull = cv2.convexHull(points - np.float32([left, top]))
         mask = np.zeros((bottom - top, right - left), np.uint8)
         cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 255)
         mask = cv2.dilate(mask, np.ones((2 * SHRINK + 1, 2 * SHRINK + 1), np.uint8))
         alone = cv2.bitwise_and(crop, crop, mask=mask)
-        seen = _named_once(self.reader(alone))
+        seen = _faces_up(self.reader(alone))
         if located:
             # A card was found there, off the change: a back dropped neatly on the pile
             # changes only a sliver along its edges. The cut-out of that sliver is no card as
@@ -159,7 +159,6 @@ class ZoneWatch:
             # face it names counts.
             return tuple(card for card in seen if card is not None)
         return seen
-
 
     def _meld(self, crop: np.ndarray) -> tuple[Card | None, ...]:
         """The cards laid down in ``crop``: each whole card read, then every index corner
@@ -182,22 +181,23 @@ class ZoneWatch:
         return tuple(named)
 
 
-def _centre(corner: np.ndarray) -> tuple[float, float]:
-    x, y = corner.mean(axis=0)
+def _centre(points: np.ndarray) -> tuple[float, float]:
+    x, y = points.mean(axis=0)
     return float(x), float(y)
 
 
-def _named_once(found: list[Detection]) -> tuple[Card | None, ...]:
+def _faces_up(found: list[Detection]) -> tuple[Card | None, ...]:
     """The faces up among ``found``. A row of overlapped cards is also one outline, which
     the reader abstains on while naming each card by its corner: that outline is the row,
     not one more unread card."""
-    corners = [d.outline.mean(axis=0) for d in found if d.seen == "corner"]
+    corners = [_centre(d.outline) for d in found if d.seen == "corner"]
     faces = []
     for d in found:
         if d.face != "up":
             continue
-        if d.card is None and any(cv2.pointPolygonTest(d.outline.reshape(-1, 1, 2).astype(
-                np.float32), (float(x), float(y)), False) >= 0 for x, y in corners):
+        outline = d.outline.reshape(-1, 1, 2).astype(np.float32)
+        if d.card is None and any(cv2.pointPolygonTest(outline, point, False) >= 0
+                                  for point in corners):
             continue
         faces.append(d.card)
     return tuple(faces)
