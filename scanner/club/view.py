@@ -21,6 +21,7 @@ the quick way. Each log's last folded sequence number keeps an event from being 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterable
 from typing import Any
@@ -56,6 +57,7 @@ from .shipper import NOTIFY_CHANNEL
 POLL_INTERVAL_S = 0.1
 # After a notification, wait this long for more, so a burst of tables is read in one pass.
 COALESCE_S = 0.02
+SURE_EVERY_S = 1.0
 BATCH = 5000
 KEPT = 5  # director calls and faults shown per table
 RECENT_SESSIONS = 3  # sessions whose boards the page lists
@@ -194,6 +196,8 @@ class ClubView:
 
     def _follow(self) -> None:
         listener: psycopg.Connection | None = None
+        shipped: set[str] = set()
+        next_sure = 0.0
         while not self._stop.is_set():
             try:
                 if self._conn.closed:
@@ -201,8 +205,13 @@ class ClubView:
                 if listener is None or listener.closed:
                     listener = connect_admin(self.url, autocommit=True)
                     listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                while self.refresh():
-                    pass
+                self.refresh_logs(shipped)
+                # The sure way re-reads every row the quick way folded: on a busy club, once
+                # a second (it also brings deals and revocations); when quiet, at each pause.
+                if not shipped or time.monotonic() >= next_sure:
+                    while self.refresh():
+                        pass
+                    next_sure = time.monotonic() + SURE_EVERY_S
                 self._set_error("")
                 # Wait for a table to say it shipped, or for the interval: rows held back by
                 # a transaction still running then are read on the next pass.
@@ -211,9 +220,10 @@ class ClubView:
                 if shipped:
                     self._stop.wait(COALESCE_S)
                     shipped.update(n.payload for n in listener.notifies(timeout=0))
-                    self.refresh_logs(shipped)
             except (psycopg.Error, AccessError, StoreError) as exc:
                 # The store restarting, or the network: say so on the page and try again.
+                # The logs named so far are read the sure way once the store answers.
+                shipped = set()
                 self._set_error(str(exc).strip().splitlines()[0] if str(exc).strip()
                                 else type(exc).__name__)
                 self._conn.close()
