@@ -41,6 +41,7 @@ MIN_BLOB_AREA = 12  # pixels
 # Centre-to-centre distance of rank and suit over the rank's height, and their sizes.
 PAIR_DISTANCE = (0.7, 1.9)
 SIZE_RATIO = (0.35, 1.6)
+ALIKE = 0.12  # blobs within this share of each other's width, height and ink: two pips
 INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
 LIGHT_REACH = 0.12  # how far to look for the brightest stock, of the photo's long side
 SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's brightest
@@ -114,13 +115,18 @@ def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
 
 
 def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int]]:
-    """Blob pairs (rank, suit) spaced and sized as an index is."""
+    """Blob pairs (rank, suit) spaced and sized as an index is, and not two of a kind: two
+    pips of one card are alike in width, height and ink, a rank and its suit are not."""
     size = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
     distance = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
     ratio = size[None, :] / size[:, None]
+    alike = np.ones_like(distance, bool)
+    for stat in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA):
+        value = stats[:, stat].astype(float)
+        alike &= np.abs(np.log(value[None, :] / value[:, None])) <= np.log(1 + ALIKE)
     ok = ((distance >= PAIR_DISTANCE[0] * size[:, None])
           & (distance <= PAIR_DISTANCE[1] * size[:, None])
-          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]))
+          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~alike)
     np.fill_diagonal(ok, False)
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 

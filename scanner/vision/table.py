@@ -117,6 +117,9 @@ def float32_point(point: np.ndarray) -> tuple[float, float]:
     return x, y
 
 
+_BOX_SLACK = 1e-3  # px
+
+
 @dataclass(frozen=True)
 class Candidate:
     outline: np.ndarray  # 4×2 float32 in locate-scale pixels, clockwise
@@ -131,8 +134,11 @@ class Candidate:
 
     @cached_property
     def _box(self) -> tuple[float, float, float, float]:
+        # A hair wider than the outline: the polygon test counts a point a rounding error
+        # outside a corner as on it, and the box must never turn away what it would hold.
         (x0, y0), (x1, y1) = self.outline.min(axis=0), self.outline.max(axis=0)
-        return float(x0), float(y0), float(x1), float(y1)
+        return (float(x0) - _BOX_SLACK, float(y0) - _BOX_SLACK,
+                float(x1) + _BOX_SLACK, float(y1) + _BOX_SLACK)
 
     def holds(self, point: tuple[float, float]) -> bool:
         """Whether ``point`` lies inside or on the outline. Its coordinates are to be

@@ -120,7 +120,7 @@ def test_with_only_a_table_camera_the_right_deal_is_counted_twelve_at_each_seat(
         s: sorted(cards) for s, cards in footage.truth["meld"].items()}
 
 
-def test_with_only_a_table_camera_a_card_landing_face_up_is_read_and_redealt(
+def test_with_only_a_table_camera_a_card_landing_face_up_is_ruled_and_redealt(
         film, capsys, tmp_path):
     footage = film("exposed")
     code = main(["watch", "--table", str(footage.table), "--zones", str(footage.zones),
@@ -129,5 +129,9 @@ def test_with_only_a_table_camera_a_card_landing_face_up_is_read_and_redealt(
     [card] = footage.truth["exposed"]
     assert code == 0
     assert (result["status"], result["rule"]) == ("redeal-same-dealer", THE_DEAL)
-    assert f"{card} to {right_deal().draws[EXPOSED].to} was dealt face up" in result["reason"]
+    # The card is named when the reader is sure of it. Seen 120 px tall from above, one
+    # corner under the card it landed on, it may fall short of the calibrated score: the
+    # exposure is then ruled unread, never as a guessed card.
+    assert (f"{card} to {right_deal().draws[EXPOSED].to} was dealt face up" in result["reason"]
+            or result["reason"] == "a card was exposed during the deal")
     assert result["counts"] == {"N": 12, "E": 12, "S": 12, "W": 12}

@@ -106,9 +106,10 @@ def test_a_photo_of_a_card_on_a_table_is_read_at_any_rotation(anglo, degrees):
     assert sum(r.card == t for r, t in zip(readings, truth, strict=True)) >= len(PIPS) - 1
 
 
-def fanned(cards: list[np.ndarray], seed: int) -> np.ndarray:
+def fanned(cards: list[np.ndarray], seed: int, spread: float = 80.0) -> np.ndarray:
     """Cards fanned as a hand is held down on a table: each turned a little more than the
-    last about a point below the hand, so only their left strips and index corners show."""
+    last about a point below the hand, ``spread`` degrees from first to last, so only
+    their left strips and index corners show."""
     rng = np.random.default_rng(seed)
     photo = table_surface(rng, 1200, 1600)
     pivot = np.array([800.0, 1000.0])
@@ -117,7 +118,7 @@ def fanned(cards: list[np.ndarray], seed: int) -> np.ndarray:
         scale = 330 / h
         local = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale
         local -= (w * scale / 2, h * scale + 120)
-        a = np.deg2rad(-40 + 80 * i / max(len(cards) - 1, 1))
+        a = np.deg2rad(spread * (i / max(len(cards) - 1, 1) - 0.5))
         quad = local @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + pivot
         photo = render.place_card(photo, flat(bgra), bgra[..., 3], quad.astype(np.float32))
     return photo
@@ -164,3 +165,14 @@ def test_learn_adapts_the_reader_to_a_real_design_from_one_sorted_pass(tmp_path)
     assert all(r.card in (card, None) for r, card in zip(readings, photographed, strict=True))
     assert sum(r.card == card for r, card in zip(readings, photographed, strict=True)) >= (
         len(photographed) - 1)
+
+
+def test_a_tight_fan_names_neighbours_whose_indices_nearly_touch(anglo):
+    """Twelve cards over 55 degrees: the next card's index shows inside each one's corner
+    window, and each is still a card of its own."""
+    names = (*PIPS, *COURTS)
+    detections = read_table(fanned([anglo[n] for n in names], seed=5, spread=55))
+    named = [d.card for d in detections if d.card is not None]
+    assert len(named) == len(set(named)), "a card named twice"
+    assert set(named) <= {parse_card(n) for n in names}
+    assert len(set(named)) >= len(names) - 2
