@@ -4,7 +4,7 @@ pattern), rasterised at test time, laid on a table texture at 1920×1080, the fr
 
 It is real card art, not a photograph: the CC0 photographs of the real-cards issue may not
 be committed or read here, so the real design stands in for them, as in
-tests/vision_table/test_real_designs.py. ``gnome-cards-data`` and ``librsvg2-bin`` are
+tests/vision/test_real_designs.py. ``gnome-cards-data`` and ``librsvg2-bin`` are
 installed by ``.ci/run``.
 """
 
