@@ -39,6 +39,15 @@ PIN = "2468"
 REPO = Path(__file__).resolve().parents[2]
 
 
+def club_state(store: Store) -> dict:
+    """What the director's page shows of the store now, read once."""
+    view = ClubView(store.admin_url)
+    try:
+        return view.snapshot()[1]
+    finally:
+        view.close()
+
+
 def planted_set(store: Store, tmp_path: Path) -> dict:
     """Boards 1–4 dealt by the machine; each play table verifies one copy, three of them
     planted wrong: rotated, holding another board, and one card moved between hands."""
@@ -63,11 +72,7 @@ def planted_set(store: Store, tmp_path: Path) -> dict:
 def test_fouled_boards_are_named_board_by_board_with_the_copy_that_agrees(
         store: Store, tmp_path: Path) -> None:
     planted = planted_set(store, tmp_path)
-    view = ClubView(store.admin_url)
-    try:
-        _, state = view.snapshot()
-    finally:
-        view.close()
+    state = club_state(store)
     fouled = {b["board"]: b for b in state["fouled"]}
     assert sorted(fouled) == [2, 3, 4]
     for board in fouled.values():
@@ -106,11 +111,7 @@ def test_a_copy_verify_finds_wrong_at_a_table_reaches_the_director_as_fouled(
                       "--db", str(tmp_path / f"{table}.sqlite"), "--club", store.table_url(),
                       "--table-token", store.token(table))
         assert checked.returncode == 0, checked.stderr
-    view = ClubView(store.admin_url)
-    try:
-        _, state = view.snapshot()
-    finally:
-        view.close()
+    state = club_state(store)
     [fouled] = state["fouled"]
     assert (fouled["session"], fouled["board"]) == ("tuesday", 2)
     assert fouled["record"] == {"table": "machine", "source": "generated"}
@@ -127,11 +128,7 @@ def test_a_copy_made_right_and_verified_again_is_no_longer_fouled(store: Store,
     record_deals(tmp_path / "T1.sqlite", "tuesday", "fouled", {1: rotated(dealt[1], 2)})
     record_deals(tmp_path / "T1.sqlite", "tuesday", "verified", dealt)
     ship(store, "T1", tmp_path / "T1.sqlite")
-    view = ClubView(store.admin_url)
-    try:
-        _, state = view.snapshot()
-    finally:
-        view.close()
+    state = club_state(store)
     assert state["fouled"] == []
     [board] = state["boards"]
     assert [(c["table"], c["status"]) for c in board["copies"]] == [("T1", "match")]
@@ -146,11 +143,7 @@ def test_a_deal_played_in_an_earlier_session_is_found_by_hash(store: Store, tmp_
     ship(store, "machine", tmp_path / "m.sqlite")
     record_deals(tmp_path / "t.sqlite", "thursday", "verified", {6: old})
     ship(store, "T9", tmp_path / "t.sqlite")
-    view = ClubView(store.admin_url)
-    try:
-        _, state = view.snapshot()
-    finally:
-        view.close()
+    state = club_state(store)
     [repeat] = state["repeats"]
     assert (repeat["status"], repeat["law"]) == ("no-result", "Law 6D2")
     assert sorted((s["session"], s["table"], s["board"]) for s in repeat["sightings"]) == [
@@ -171,11 +164,7 @@ def test_each_table_shows_game_phase_verdict_redeals_and_machine_faults(
         log.append(CardExposed(parse_card("KH"), Seat.N))
         log.append(Marker("auction-started"))
     ship(store, "T5", db)
-    view = ClubView(store.admin_url)
-    try:
-        _, state = view.snapshot()
-    finally:
-        view.close()
+    state = club_state(store)
     [table] = state["tables"]
     assert (table["table"], table["game"], table["phase"], table["hand"], table["dealer"]) == (
         "T5", "pinochle", "auction", 2, "S")
