@@ -43,7 +43,7 @@ PAIR_DISTANCE = (0.7, 1.9)
 SIZE_RATIO = (0.35, 1.6)
 ALIKE = 0.12  # blobs within this share of each other's width, height and ink: two pips
 INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
-LIGHT_REACH = 0.12  # how far to look for the brightest stock, of the photo's long side
+LIGHT_REACH = 0.03  # how far to look for the brightest stock, of the photo's long side
 SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's brightest
 NEUTRAL = 0.75  # stock's darkest channel at least this share of its brightest: not coloured
 
