@@ -82,8 +82,8 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
     # Card stock is white: as bright in its darkest channel as in its brightest, where
     # wood, cork or felt is dark in at least one; and near the brightest stock around it.
-    # "Around" is a few cards wide, not the whole photo, so that cards in a hand's shadow
-    # still count as stock, down to a floor under the photo's brightest.
+    # "Around" is about a card's width, not the whole photo, so that cards in a hand's
+    # shadow still count as stock, down to a floor under the photo's brightest.
     brightest = cv2.dilate(brightest_channel(image), np.ones((size, size), np.uint8))
     (top,) = percentiles(darkest[::4, ::4], (99,))
     light = _light_around(darkest, side)
