@@ -239,11 +239,24 @@ class DeckLoaded(Event):
     seat: Seat | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ReadChecked(Event):
+    """The operator looked at a card the table camera read face up (or could not name) and
+    says which card it is: the same card confirms the read, another corrects it.
+
+    ``event`` is the read's place in its hand as the tracker counts it: 0 is the first event
+    after the hand-started. The read itself stays in the log as the camera saw it."""
+
+    type: ClassVar[str] = "read-checked"
+    event: int
+    card: Card
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, CardRead, CardDelivered, CardExposed, Marker, Bid, Pass,
                 TrumpNamed, CountersTaken, Conceded, HandThrownIn, Redeal, Undo, MachineFault,
-                BoardStarted, BoardResult, AuditResult, DeckWanted, DeckLoaded)
+                BoardStarted, BoardResult, AuditResult, DeckWanted, DeckLoaded, ReadChecked)
 }
 
 _CHOICES: dict[tuple[type[Event], str], tuple[str, ...]] = {

@@ -56,6 +56,7 @@ from ..shoe.station import StationStop
 from ..tracker import DealResult, DealTracker, rules_for_game
 from ..verdicts import DIRECTOR, NEEDS_REREAD, Verdict, most_severe
 from ..vision.deckcheck import DeckCheck, DeckStatus
+from .checks import checked
 from .passes import CardPass
 
 READ_SOURCE = "reading-shoe"
@@ -406,7 +407,8 @@ class HandDeal:
         ruled on what its cards already show (an exposure, a packet), not on its being short
         of cards, and its stop stands unless one of those is more severe."""
         tracker = DealTracker.for_hand(self.hand)
-        tracker.feed_all(self.events())
+        # A read the operator confirmed or corrected on the page counts as the operator said.
+        tracker.feed_all(checked(self.events()))
         if self.stop is None:
             return tracker.finish()
         so_far = tracker.findings()

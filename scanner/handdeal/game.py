@@ -6,7 +6,9 @@ each seat's cards, lists each exposure with its rule and remedy, puts the meld r
 the table beside the tally of the dealt hand, and shows a stopped draw's prompt. Its actions
 answer a stop: ``correct-read`` names the card the camera could not read, ``confirm-read``
 says the dealer did what the prompt asked and draws again. Both are logged as the
-operator's reads, which the watcher takes up.
+operator's reads, which the watcher takes up. ``check-read`` confirms or corrects a card the
+table camera read face up (an exposure, meld), which the view then counts as the operator
+said (``checks``).
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import CardError, Seat, parse_card
+from ..cards import Card, CardError, Seat, parse_card
 from ..events import CardDelivered, CardExposed, CardRead, Event, HandStarted, MachineFault, Marker
 from ..live import ActionRefused, MalformedAction
 from ..shoe.deal_plan import LiveDeal
 from ..tracker import DealTracker, rules_for_game
 from ..verdicts import REMEDIES
+from .checks import check_read, checked, checks, is_table_read
 from .deal import OPERATOR_SOURCE, RETRIES, SEAT_NAMES, meld_checks
 
 
@@ -50,9 +53,16 @@ class HandDealGame:
         return HandDealState(state.hand, (*state.events, event))
 
     def command(self, state: HandDealState, action: str, params: Mapping[str, Any]) -> list[Event]:
+        if action == "check-read":
+            if state.hand is None:
+                raise ActionRefused("no hand has started: there is no read to check")
+            deck = LiveDeal.for_game(state.hand.game, state.hand.dealer,
+                                     state.hand.packet or None).deck
+            return [check_read(state.events, deck, params)]
         stop = waiting_stop(state)
         if action not in ("correct-read", "confirm-read"):
-            raise MalformedAction(f"unknown action {action!r}: correct-read or confirm-read")
+            raise MalformedAction(f"unknown action {action!r}: correct-read, confirm-read or "
+                                  "check-read")
         if stop is None or stop.kind not in RETRIES:
             raise ActionRefused("no draw is waiting for an answer")
         if action == "confirm-read":
@@ -94,22 +104,28 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
     assert hand is not None
     rules = rules_for_game(hand.game)
     plan = LiveDeal.for_game(hand.game, hand.dealer, hand.packet or None)
+    # The operator's word on a card read from the table stands in for the camera's read.
+    events = checked(state.events)
+    given = checks(state.events)
     tracker = DealTracker.for_hand(hand)
-    tracker.feed_all(state.events)
+    tracker.feed_all(events)
     dealt: dict[Seat, list] = {seat: [] for seat in Seat}
     meld: dict[Seat, list] = {seat: [] for seat in Seat}
     meld_unread: Counter[Seat] = Counter()
     exposures = []
+    reads = []
     after = False
     fault = rules.faults["exposed"]
-    for event in state.events:
+    for slot, event in enumerate(events):
+        if is_table_read(event):
+            reads.append(_read_line(slot, state.events[slot], event, after, given))
         if isinstance(event, CardDelivered):
             if event.card is not None:
                 dealt[event.to].append(event.card)
             else:
                 dealt[event.to].append(None)
             if event.exposed:
-                exposures.append((event.card, event.to))
+                exposures.append((slot, event.card, event.to))
         elif isinstance(event, Marker) and event.name in rules.after_markers:
             after = True
         elif isinstance(event, CardExposed) and event.seat is not None:
@@ -118,7 +134,7 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
             elif after:
                 meld_unread[event.seat] += 1
             elif not after:
-                exposures.append((event.card, event.seat))
+                exposures.append((slot, event.card, event.seat))
     count = sum(len(cards) for cards in dealt.values())
     stop = waiting_stop(state)
     size = plan.deck.size
@@ -147,11 +163,28 @@ def hand_view(state: HandDealState, names: Mapping[Seat, str],
                   for seat in Seat],
         "dealt": count,
         "size": size,
-        "exposures": [{"card": None if card is None else str(card), "seat": seat.value,
-                       "status": fault.before, "rule": fault.rule,
-                       "remedy": REMEDIES[fault.before]} for card, seat in exposures],
+        "exposures": [{"slot": slot, "card": None if card is None else str(card),
+                       "seat": seat.value, "status": fault.before, "rule": fault.rule,
+                       "remedy": REMEDIES[fault.before]} for slot, card, seat in exposures],
+        "reads": reads,
         "verdict": verdict.to_dict(),
         "meld": [m.to_dict() for m in meld_checks(hand.game, known, meld, unknown=unread,
                                                  unread=meld_unread)],
         "cameras": list(cameras),
     }
+
+
+def _read_line(slot: int, read: Event, now: Event, after: bool,
+               given: Mapping[int, Card]) -> dict[str, Any]:
+    """One card read from the table, as the page lists it for the operator to check: what
+    the camera read, the card that counts now, and whether the operator confirmed or
+    corrected it."""
+    seen = getattr(read, "card", None)
+    seat = read.to if isinstance(read, CardDelivered) else getattr(read, "seat", None)
+    checked_as = ("" if slot not in given
+                  else "confirmed" if given[slot] == seen else "corrected")
+    card = getattr(now, "card", None)
+    return {"slot": slot, "kind": "meld" if after else "exposure",
+            "seat": None if seat is None else seat.value,
+            "read": None if seen is None else str(seen),
+            "card": None if card is None else str(card), "checked": checked_as}

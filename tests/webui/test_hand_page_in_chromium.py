@@ -12,7 +12,7 @@ import pytest
 
 from scanner.app.browser import running_server
 from scanner.cards import Seat, parse_card
-from scanner.events import CardDelivered, CardRead, HandStarted
+from scanner.events import CardDelivered, CardRead, HandStarted, ReadChecked
 from scanner.handdeal.deal import HandDeal
 from scanner.handdeal.game import HandDealGame
 from scanner.handdeal.passes import CardPass
@@ -128,4 +128,89 @@ def test_exposures_show_their_rule_and_remedy_and_meld_is_shown_beside_the_tally
     cells = page.locator("#hand-meld tr[data-seat='E'] td").all_inner_texts()
     assert cells[0] == "E" and cells[2] == "4" and cells[4] == "✓"
     assert int(cells[3]) >= 4
+    page.close()
+
+
+def log_in(page, url):
+    page.goto(url)
+    page.fill("#pin", PIN)
+    page.press("#pin", "Enter")
+    page.wait_for_function("document.getElementById('whoami').textContent === 'operator'")
+
+
+def read_line(slot: int) -> str:
+    return f"#hand-reads li[data-slot='{slot}']"
+
+
+def meld_cells(page, seat: str) -> list[str]:
+    return page.locator(f"#hand-meld tr[data-seat='{seat}'] td").all_inner_texts()
+
+
+def checks_logged(deal):
+    return [e for e in deal.events() if isinstance(e, ReadChecked)]
+
+
+def test_the_operator_names_a_meld_card_the_camera_could_not_read_and_the_meld_is_rescored(
+        browser, live_hand, output_dir):
+    url, deal = live_hand
+    for card in ("QS", "JD", "KS"):
+        deal.on_pass(one(card))  # the first packet: all three to Bob (East)
+    deal.end_of_bidding()
+    deal.on_meld(Seat.E, [parse_card("QS"), None])
+    unread = next(i for i, e in enumerate(deal.events())
+                  if getattr(e, "seat", None) == Seat.E and getattr(e, "card", 0) is None)
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    log_in(page, url)
+    page.wait_for_selector(read_line(unread))
+    assert "not read: check by eye" in page.inner_text(read_line(unread))
+    assert "1 card not read: check by eye" in meld_cells(page, "E")[4]
+
+    # A card of no pinochle deck: refused on the page, nothing logged.
+    page.fill(f"{read_line(unread)} input", "2C")
+    page.click(f"{read_line(unread)} .set-read")
+    page.wait_for_function("!document.getElementById('refusal').hidden")
+    assert "2C is not a card of the pinochle-48 deck" in page.inner_text("#refusal")
+    assert checks_logged(deal) == []
+
+    page.fill(f"{read_line(unread)} input", "JD")
+    page.click(f"{read_line(unread)} .set-read")
+    page.wait_for_function(
+        f"document.querySelector(\"{read_line(unread)}\").textContent.includes('corrected')")
+    assert checks_logged(deal) == [ReadChecked(unread, parse_card("JD"))]
+    page.wait_for_function(
+        "document.querySelector('#hand-meld tr[data-seat=\"E\"] td:nth-child(3)')"
+        ".textContent === '4'")
+    assert meld_cells(page, "E")[1].split() == ["Q♠", "J♦"]
+    assert meld_cells(page, "E")[4] == "✓"
+
+    # A card the camera did read is confirmed with one click.
+    named = unread - 1
+    page.click(f"{read_line(named)} .confirm-table-read")
+    page.wait_for_function(
+        f"document.querySelector(\"{read_line(named)}\").textContent.includes('confirmed')")
+    assert checks_logged(deal)[-1] == ReadChecked(named, parse_card("QS"))
+    page.screenshot(path=output_dir / "hand-read-checked.png", full_page=True)
+    page.close()
+
+
+def test_a_spectator_can_neither_see_nor_post_a_check_of_a_read(browser, live_hand):
+    url, deal = live_hand
+    deal.on_arrival(Seat.W, [parse_card("JD")])  # a face seen on the table mid-deal
+    page = browser.new_page()
+    page.goto(url)
+    page.wait_for_selector(read_line(0))
+    assert page.locator(f"{read_line(0)} form").is_hidden()
+    post = """async ([token]) => {
+        const r = await fetch('/act/check-read', {method: 'POST', credentials: 'same-origin',
+            headers: {'Content-Type': 'application/json', 'X-CSRF-Token': token},
+            body: JSON.stringify({slot: 0, card: 'KS'})});
+        return [r.status, (await r.json()).error];
+    }"""
+    token = page.get_attribute('meta[name="csrf-token"]', "content")
+    status, error = page.evaluate(post, [token])
+    assert status == 403 and "only the operator" in error
+    status, error = page.evaluate(post, ["forged"])
+    assert status == 403 and "CSRF" in error
+    assert checks_logged(deal) == []
+    assert page.inner_text(read_line(0)).startswith("J♦")
     page.close()

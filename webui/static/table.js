@@ -203,6 +203,7 @@ function renderHand(state) {
     return tr;
   });
   replace(meld, ...(lines.length ? [row(["Seat", "Read", "Points", "Tally", "Check"], true), ...lines] : []));
+  renderReads(state.reads || []);
   const zonesPanel = document.getElementById("zones-panel");
   zonesPanel.hidden = !(state.cameras || []).includes("table");
   if (!zonesPanel.hidden && !zonesShown) { zonesShown = true; loadZones(); }
@@ -218,6 +219,59 @@ function renderHand(state) {
     figure.append(img, el("figcaption", name));
     cams.append(figure);
   }
+}
+
+// Each card the table camera read face up (an exposure, meld), for the operator to confirm
+// or correct. A line is rebuilt only when what it shows changes, so a card being typed into
+// its box survives the pushes that come with every card dealt.
+function readStatus(r) {
+  if (r.checked === "confirmed") return "confirmed by the operator";
+  if (r.checked === "corrected") return `corrected by the operator (the camera read ${r.read ? cardText(r.read) : "nothing"})`;
+  return r.read ? "read by the camera: confirm or correct" : "not read: check by eye and say which card";
+}
+
+function readLine(r) {
+  const li = el("li", null, r.checked ? "checked" : r.card ? "" : "unread");
+  li.dataset.slot = r.slot;
+  li.append(cardNode(r.card), el("span", `${r.kind} at ${r.seat}: ${readStatus(r)} `));
+  const form = el("form", null, "row operator-only check-read");
+  const input = el("input");
+  input.name = "card";
+  input.maxLength = 4;
+  input.placeholder = "QS";
+  input.autocomplete = "off";
+  input.setAttribute("aria-label", `the card ${r.kind} at ${r.seat} is`);
+  const set = el("button", "Set the card", "set-read");
+  set.type = "submit";
+  form.append(input, set);
+  if (r.read && !r.checked) {
+    const confirm = el("button", "Confirm", "confirm-table-read");
+    confirm.type = "button";
+    confirm.addEventListener("click", () => act("check-read", { slot: r.slot, card: r.card }));
+    form.append(confirm);
+  }
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await act("check-read", { slot: r.slot, card: input.value.trim() })) input.value = "";
+  });
+  li.append(form);
+  return li;
+}
+
+function renderReads(reads) {
+  const list = document.getElementById("hand-reads");
+  // Untouched when nothing changed: moving a line would take the focus from its box.
+  const sigs = reads.map((r) => JSON.stringify(r));
+  if (sigs.join("\n") === [...list.children].map((li) => li.dataset.sig).join("\n")) return;
+  const old = new Map([...list.children].map((li) => [li.dataset.slot, li]));
+  replace(list, ...reads.map((r, i) => {
+    const sig = sigs[i];
+    const kept = old.get(String(r.slot));
+    if (kept && kept.dataset.sig === sig) return kept;
+    const li = readLine(r);
+    li.dataset.sig = sig;
+    return li;
+  }));
 }
 
 // Seat zones: the operator takes a still from the table camera and clicks the table's four
