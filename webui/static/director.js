@@ -2,7 +2,6 @@
 // actions. Every string from the server goes through textContent, never innerHTML.
 "use strict";
 
-let csrf = document.querySelector('meta[name="csrf-token"]').content;
 let director = document.body.dataset.director === "yes";
 let lastState = null;
 
@@ -25,7 +24,7 @@ function tableCard(t, director) {
   if (t.revoked) head.append(el("span", "revoked"));
   else if (director) {
     const revoke = el("button", "Revoke token", "revoke");
-    revoke.addEventListener("click", () => act("/act/revoke", { table: t.table }));
+    revoke.addEventListener("click", () => post("/act/revoke", { table: t.table }));
     head.append(revoke);
   }
   card.append(head);
@@ -100,34 +99,6 @@ function render(state, isDirector) {
   link.className = state.store_error ? "link down" : "link";
 }
 
-function refuse(text) {
-  const p = document.getElementById("refusal");
-  p.textContent = text;
-  p.hidden = !text;
-}
-
-async function post(path, body) {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: JSON.stringify(body),
-  });
-  const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
-
-async function act(path, body) {
-  try {
-    const data = await post(path, body);
-    refuse("");
-    return data;
-  } catch (err) {
-    refuse(err.message);
-    return null;
-  }
-}
-
 // The club's state is pushed on /events as Server-Sent Events; the browser reconnects by itself
 // and the server sends what was missed.
 function follow() {
@@ -147,7 +118,7 @@ function follow() {
 document.getElementById("login").addEventListener("submit", async (event) => {
   event.preventDefault();
   const pin = document.getElementById("pin");
-  const data = await act("/login", { pin: pin.value });
+  const data = await post("/login", { pin: pin.value });
   pin.value = "";
   if (data) {
     csrf = data.csrf;
@@ -159,7 +130,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
 document.getElementById("issue").addEventListener("submit", async (event) => {
   event.preventDefault();
   const name = document.getElementById("new-table");
-  const data = await act("/act/token", { table: name.value });
+  const data = await post("/act/token", { table: name.value });
   if (data) document.getElementById("token").textContent = `${data.table}: ${data.token}`;
 });
 

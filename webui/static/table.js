@@ -4,7 +4,6 @@
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-let csrf = document.querySelector('meta[name="csrf-token"]').content;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -383,28 +382,6 @@ function render(state) {
   else if (view === "handdeal") renderHand(state);
   else renderPinochle(state);
   document.body.dataset.version = state.version ?? "";
-}
-
-function showRefusal(message) {
-  const box = document.getElementById("refusal");
-  box.textContent = message;
-  box.hidden = !message;
-}
-
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: JSON.stringify(body || {}),
-    credentials: "same-origin",
-  });
-  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) {
-    showRefusal(data.rule ? `${data.error} (${data.rule})` : data.error);
-    return null;
-  }
-  showRefusal("");
-  return data;
 }
 
 // Actions go out one at a time, in the order the operator made them: the server answers
