@@ -129,7 +129,6 @@ class HandDeal:
     delivered: Counter[Seat] = field(default_factory=Counter)
     dealt: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     meld: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
-    meld_unread: Counter[Seat] = field(default_factory=Counter)  # meld faces not named
     # Cards seen lying face up at each seat during the deal, already ruled on.
     face_up: dict[Seat, Counter[Card]] = field(default_factory=lambda: {s: Counter()
                                                                       for s in Seat})
@@ -197,11 +196,11 @@ class HandDeal:
                 self.bidding_ended = True
             elif isinstance(event, CardExposed):
                 self._exposures += 1
-                if self.bidding_ended and event.seat is not None and event.card is not None:
+                if event.seat is None or event.card is None:
+                    continue
+                if self.bidding_ended:
                     self.meld[event.seat].append(event.card)
-                elif self.bidding_ended and event.seat is not None:
-                    self.meld_unread[event.seat] += 1
-                elif event.seat is not None and event.card is not None:
+                else:
                     self.face_up[event.seat][event.card] += 1
         self.reads = len(taken)
         for card in taken:
@@ -337,7 +336,6 @@ class HandDeal:
         have = Counter(self.meld[seat])
         for card in cards:
             if card is None:
-                self.meld_unread[seat] += 1
                 self._exposures += 1
                 self._append(CardExposed(None, seat), "meld", self._exposures)
                 continue
@@ -418,9 +416,24 @@ class HandDeal:
         return replace(ruled, verdict=worst, findings=so_far)
 
     def meld_checks(self) -> list[MeldCheck]:
-        unknown = {seat for seat in Seat if len(self.dealt[seat]) < self.delivered[seat]}
-        return meld_checks(self.hand.game, self.dealt, self.meld, self.trump, unknown,
-                           self.meld_unread)
+        """Each seat's meld beside its dealt hand, folded from the log: a card the operator
+        confirmed or corrected on the page counts as the operator said (``checked``)."""
+        dealt: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
+        meld: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
+        unread: Counter[Seat] = Counter()
+        after = False
+        for event in checked(self.events()):
+            if isinstance(event, CardDelivered) and event.card is not None:
+                dealt[event.to].append(event.card)
+            elif isinstance(event, Marker) and event.name == "bidding-ended":
+                after = True
+            elif isinstance(event, CardExposed) and after and event.seat is not None:
+                if event.card is None:
+                    unread[event.seat] += 1
+                else:
+                    meld[event.seat].append(event.card)
+        unknown = {seat for seat in Seat if len(dealt[seat]) < self.delivered[seat]}
+        return meld_checks(self.hand.game, dealt, meld, self.trump, unknown, unread)
 
     def result(self) -> dict[str, Any]:
         """What ``watch`` prints: the verdict (a stop's, a stray meld card's, or the

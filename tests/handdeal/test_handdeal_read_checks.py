@@ -19,6 +19,7 @@ from scanner.events import (
 )
 from scanner.handdeal.deal import HandDeal
 from scanner.handdeal.game import HandDealGame
+from scanner.handdeal.passes import CardPass
 from scanner.live import ActionRefused, MalformedAction
 from scanner.log import EventLog
 
@@ -137,3 +138,19 @@ def test_the_watchers_ruling_counts_a_face_up_landing_as_the_operator_corrected_
         assert deal.ruling().hands[Seat.E] == [KS]
         assert [e.card for e in deal.events() if isinstance(e, CardDelivered)] == [KD]
 
+
+
+def test_the_watchers_meld_counts_a_meld_card_the_operator_named(tmp_path):
+    with EventLog(tmp_path / "log.db") as log:
+        deal = HandDeal(log, HandStarted("pinochle", Seat.N, 3, session=log.session))
+        deal.start()
+        for card in (QS, JD, KS):
+            deal.on_pass(CardPass("up", card, 1.0, (), 0, 0))  # all three to East
+        deal.end_of_bidding()
+        deal.on_meld(Seat.E, [QS, None])
+        assert deal.result()["meld"][0]["unread"] == 1
+        slot = next(i for i, e in enumerate(deal.events())
+                    if isinstance(e, CardExposed) and e.card is None)
+        log.append(ReadChecked(slot, JD))
+        [meld] = deal.result()["meld"]
+        assert (meld["cards"], meld["unread"], meld["points"]) == (["QS", "JD"], 0, 4)
