@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
+from .cards import Card, CardError, parse_card
 from .events import Event
 from .log import LogConflict
 
@@ -31,6 +32,18 @@ class ActionRefused(Exception):
 
 class MalformedAction(ValueError):
     """An action whose name or parameters are not understood; the message names the field."""
+
+
+def card_param(params: Mapping[str, Any], name: str = "card") -> Card:
+    """The card an action names in ``params[name]`` (``QS``, ``10h``), or MalformedAction
+    naming the field and what is wrong with it."""
+    text = params.get(name)
+    if not isinstance(text, str) or not text.strip():
+        raise MalformedAction(f"{name!r} must be given as text, e.g. QS")
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise MalformedAction(f"{name!r}: {exc}") from None
 
 
 class Game(Protocol):

@@ -14,9 +14,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import Card, CardError, DeckSpec, parse_card
+from ..cards import Card, DeckSpec
 from ..events import CardDelivered, CardExposed, Event, ReadChecked
-from ..live import MalformedAction
+from ..live import MalformedAction, card_param
 
 
 def is_table_read(event: Event) -> bool:
@@ -34,13 +34,7 @@ def check_read(events: Sequence[Event], deck: DeckSpec, params: Mapping[str, Any
         raise MalformedAction("'slot' must be a whole number: the read's place in the hand")
     if not 0 <= slot < len(events) or not is_table_read(events[slot]):
         raise MalformedAction(f"'slot': no card was read from the table at {slot} in this hand")
-    text = params.get("card")
-    if not isinstance(text, str):
-        raise MalformedAction("'card' must be given as text, e.g. QS")
-    try:
-        card = parse_card(text)
-    except CardError as exc:
-        raise MalformedAction(f"'card': {exc}") from None
+    card = card_param(params)
     if card not in deck.distinct:
         raise MalformedAction(f"'card': {card} is not a card of the {deck.name} deck")
     return ReadChecked(slot, card)

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import Card, CardError, Seat, parse_card
+from ..cards import Card, Seat
 from ..events import CardDelivered, CardExposed, CardRead, Event, HandStarted, MachineFault, Marker
-from ..live import ActionRefused, MalformedAction
+from ..live import ActionRefused, MalformedAction, card_param
 from ..shoe.deal_plan import LiveDeal
 from ..tracker import DealTracker, rules_for_game
 from ..verdicts import REMEDIES
@@ -70,14 +70,7 @@ class HandDealGame:
         if stop.kind == "double-draw":
             raise ActionRefused("two cards left the shoe: put one back and confirm, rather "
                                 "than name one")
-        text = params.get("card")
-        if not isinstance(text, str):
-            raise MalformedAction("'card' must be given as text, e.g. QS")
-        try:
-            card = parse_card(text)
-        except CardError as exc:
-            raise MalformedAction(f"'card': {exc}") from None
-        return [CardRead(card, "up", 1.0, OPERATOR_SOURCE)]
+        return [CardRead(card_param(params), "up", 1.0, OPERATOR_SOURCE)]
 
     def snapshot(self, state: HandDealState) -> dict[str, Any]:
         if state.hand is None:

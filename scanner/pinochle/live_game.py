@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import PINOCHLE_48, CardError, Seat, Suit, parse_card, parse_seat
+from ..cards import PINOCHLE_48, CardError, Seat, Suit, parse_seat
 from ..events import (
     Bid,
     CardDelivered,
@@ -26,7 +26,7 @@ from ..events import (
     TrumpNamed,
     Undo,
 )
-from ..live import ActionRefused, MalformedAction
+from ..live import ActionRefused, MalformedAction, card_param
 from ..tracker import DealTracker
 from ..verdicts import CORRECTION_POLICY, OK, REDEAL_SAME_DEALER
 from .options import DEFAULT_OPTIONS, TableOptions
@@ -142,8 +142,8 @@ def _trump(game: PinochleGame, state: TableState, params: Mapping[str, Any]) -> 
 
 
 def _expose(game: PinochleGame, state: TableState, params: Mapping[str, Any]) -> list[Event]:
+    card = card_param(params)
     try:
-        card = parse_card(_text_param(params, "card"))
         seat = parse_seat(params["seat"]) if params.get("seat") else None
     except CardError as exc:
         raise MalformedAction(str(exc)) from None
