@@ -56,10 +56,7 @@ def act(action: str) -> Response:
 def camera(name: str) -> Response:
     """The camera's latest thumbnail, for aiming it; 404 when there is none (yet)."""
     cameras = current_app.extensions.get("tablescan.cameras")
-    jpeg = cameras.latest(name) if cameras is not None else None
-    if jpeg is None:
-        return Response(status=404)
-    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+    return _fresh_jpeg(cameras.latest(name) if cameras is not None else None)
 
 
 @bp.get("/camera/<name>/still.jpg")
@@ -67,7 +64,11 @@ def camera(name: str) -> Response:
 def still(name: str) -> Response:
     """The camera's latest whole frame, to mark the seat zones on; 404 before its first."""
     cameras = current_app.extensions.get("tablescan.cameras")
-    jpeg = cameras.still(name) if cameras is not None else None
+    return _fresh_jpeg(cameras.still(name) if cameras is not None else None)
+
+
+def _fresh_jpeg(jpeg: bytes | None) -> Response:
+    """A camera's picture, never cached (it changes every frame); 404 when there is none."""
     if jpeg is None:
         return Response(status=404)
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
