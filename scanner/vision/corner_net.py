@@ -164,6 +164,13 @@ class CornerReader:
     def calibration(self) -> Calibration:
         if self._calibration is None:
             data = json.loads(self.calibration_path.read_text())
+            # A calibration from before a field was added (the corner alone, say) is refused
+            # by name: guessing the missing threshold would be trusting the net blindly.
+            missing = [k for k in ("rank_labels", "suit_labels", "temperature", *VIEWS,
+                                   "corner") if k not in data]
+            if missing:
+                raise ValueError(f"{self.calibration_path}: no {', '.join(missing)}; calibrate "
+                                 "the net again (train_corners --calibrate-only)")
             if (tuple(data["rank_labels"]) != RANK_LABELS
                     or tuple(data["suit_labels"]) != SUIT_LABELS):
                 raise ValueError(f"{self.calibration_path}: labels do not match this reader's")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import re
 import shutil
 import subprocess
@@ -117,8 +118,22 @@ def _rasterise(job: tuple[SvgDeck, Path]) -> tuple[str, int]:
     return deck.name, written
 
 
+def _have_tools() -> bool:
+    return shutil.which("rsvg-convert") is not None and all(d.exists() for d in DECK_FOLDERS)
+
+
 def check_tools() -> None:
-    if shutil.which("rsvg-convert") is None or not any(d.exists() for d in DECK_FOLDERS):
+    """Install the Debian packages the decks and rsvg-convert come from, when missing (as
+    root, or through sudo); a machine where that cannot be done is told what to install."""
+    if _have_tools():
+        return
+    as_root = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    if shutil.which("apt-get") and (not as_root or shutil.which("sudo")):
+        print("installing " + " ".join(DEBIAN_PACKAGES), file=sys.stderr)
+        subprocess.run([*as_root, "apt-get", "update", "-qq"], check=False)
+        subprocess.run([*as_root, "apt-get", "install", "-y", "--no-install-recommends",
+                        *DEBIAN_PACKAGES], check=False)
+    if not _have_tools():
         raise SystemExit("needs Debian packages: apt-get install -y " + " ".join(DEBIAN_PACKAGES))
 
 

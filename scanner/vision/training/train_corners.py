@@ -45,6 +45,7 @@ import cv2
 import numpy as np
 
 from ...cards import ALL_CARDS, Card, Rank, Suit
+from ...output_file import written_atomically
 from ..corner_net import (
     NET_INPUT,
     NET_PATH,
@@ -529,9 +530,11 @@ def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Pat
               file=sys.stderr)
     model.eval()
     w, h = NET_INPUT
-    torch.onnx.export(model, torch.zeros(1, 3, h, w), str(out), input_names=["corners"],
-                      output_names=["logits"], dynamic_axes={"corners": {0: "n"}},
-                      dynamo=False)
+    # Written whole or not at all: the shipped net is the default --out.
+    with written_atomically(out, overwrite=True) as temp:
+        torch.onnx.export(model, torch.zeros(1, 3, h, w), str(temp), input_names=["corners"],
+                          output_names=["logits"], dynamic_axes={"corners": {0: "n"}},
+                          dynamo=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -814,9 +817,11 @@ def write_calibration(net: Path, styles: tuple[str, ...], count: int = 8000,
         cards += real_calibration_cards(real.images(calibration=True))
         found = found_calibration_windows(real.images(calibration=True))
     values = calibrate(net, cards, found)
-    net.with_suffix(".json").write_text(json.dumps(
-        {"styles": list(styles), "real": real is not None, "rank_labels": list(RANK_LABELS),
-         "suit_labels": list(SUIT_LABELS), **values}, indent=1) + "\n")
+    with written_atomically(net.with_suffix(".json"), overwrite=True) as temp:
+        temp.write_text(json.dumps(
+            {"styles": list(styles), "real": real is not None,
+             "rank_labels": list(RANK_LABELS), "suit_labels": list(SUIT_LABELS), **values},
+            indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
