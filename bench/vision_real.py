@@ -155,6 +155,7 @@ def print_tally(label: str, tally: Tally, show: int = 8) -> None:
 
 
 def deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
+    cards = named_right = 0
     for photo in sorted(folder.glob("*.jpg")):
         labels = sorted(folder.glob(f"{photo.stem}*labels.json"))
         if not labels:
@@ -168,6 +169,9 @@ def deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
         print(f"deal {photo.stem:<28} {len(truth)} cards: named right {right} "
               f"({100 * right / len(truth):.1f}%), wrong {wrong}, named twice {twice}, "
               f"found {len(detections)}")
+        cards, named_right = cards + len(truth), named_right + right
+    print(f"deals, all photos: {cards} cards, named right {named_right} "
+          f"({100 * named_right / max(cards, 1):.1f}%)")
 
 
 def main(argv: list[str] | None = None) -> int:

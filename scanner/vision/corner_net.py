@@ -130,11 +130,13 @@ class Calibration:
     read station sees every card alike (size, light, window), so its thresholds are
     calibrated on its own frames; any other card image gets the ``card`` thresholds,
     calibrated on cards of every size and condition; a corner found alone (a fanned hand)
-    gets ``corner``, calibrated on windows cut as the index finder cuts them."""
+    gets ``corner``, calibrated on windows cut as the index finder cuts them, and
+    ``corner_second`` for the average of a second look at one just short of it."""
 
     temperature: float
     thresholds: dict[str, Thresholds]
     corner: float  # the score one index corner, read alone where cards overlap, must reach
+    corner_second: float  # what a second look's average at such a corner must reach
 
 
 def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -167,7 +169,7 @@ class CornerReader:
             # A calibration from before a field was added (the corner alone, say) is refused
             # by name: guessing the missing threshold would be trusting the net blindly.
             missing = [k for k in ("rank_labels", "suit_labels", "temperature", *VIEWS,
-                                   "corner") if k not in data]
+                                   "corner", "corner_second") if k not in data]
             if missing:
                 raise ValueError(f"{self.calibration_path}: no {', '.join(missing)}; calibrate "
                                  "the net again (train_corners --calibrate-only)")
@@ -176,7 +178,7 @@ class CornerReader:
                 raise ValueError(f"{self.calibration_path}: labels do not match this reader's")
             self._calibration = Calibration(float(data["temperature"]), {
                 view: Thresholds(**{k: float(v) for k, v in data[view].items()})
-                for view in VIEWS}, float(data["corner"]))
+                for view in VIEWS}, float(data["corner"]), float(data["corner_second"]))
         return self._calibration
 
     def logits(self, windows: Sequence[np.ndarray]) -> np.ndarray:

@@ -9,10 +9,14 @@ card's corner window would be (``corner_net.WINDOW``), and the corner net reads 
 proposals in one pass. A proposal is kept only when the net names a card at the score
 calibrated for a corner read alone (``Calibration.corner``): pips on a card's face, a
 court's picture or an index upside down make proposals too, and the net, trained to call
-them no index, must not be trusted loosely there. Each card is named once, at its
-surest corner (a deck with two of each card, as pinochle's, may show a card twice, in two
-places the same way up). A picture of one card is named by its index corners only when
-both show and agree.
+them no index, must not be trusted loosely there. A proposal just short of that score,
+on an index no sure read has claimed, gets a second look: its window redrawn a little
+shifted, scaled and turned (``CORNER_LOOKS``), the beliefs averaged, and the card named
+at the score calibrated for that average (``Calibration.corner_second``). A true index
+reads alike in every look; a robe or a pip that passed for one once seldom does. Each card
+is named once, at its surest corner (a deck with two of each card, as pinochle's, may
+show a card twice, in two places the same way up). A picture of one card is named by its
+index corners only when both show and agree.
 """
 
 from __future__ import annotations
@@ -148,9 +152,86 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
                        reader: CornerReader | None = None,
                        known: Sequence[np.ndarray] = ()) -> list[IndexHit]:
     """Every card whose index corner shows in the photo, each once (up to ``copies`` times
-    for a deck holding that many of each card), at its surest corner. ``known`` are the
-    outlines of cards already read whole, whose ink is not looked at again."""
-    return _each_card_once(index_hits(image, letters, reader=reader, known=known), copies)
+    for a deck holding that many of each card), at its surest corner; a corner just short
+    of sure is named on a second look (``CORNER_LOOKS``). ``known`` are the outlines of
+    cards already read whole, whose ink is not looked at again."""
+    reader = reader or default_reader()
+    proposals = _proposals(image, letters, reader, known)
+    threshold = reader.calibration.corner
+    sure = _each_card_once([p.hit for p in proposals if p.hit.score >= threshold], copies)
+    doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
+                and _unclaimed(p.hit, sure, copies)]
+    return _each_card_once(sure + _second_look(doubtful, letters, reader), copies)
+
+
+# A proposal scoring at least this, short of the corner-alone score, gets a second look.
+# On the calibration windows no corner scoring less was ever named by one.
+SECOND_LOOK_FROM = 0.8
+# The second look's windows: each (dx, dy pixels; scale; degrees) redraws the first about
+# the index's middle, a little off as a found pair of blobs may place it.
+CORNER_LOOKS = ((0, 0, 1.0, 0), (2, 2, 1.04, 2), (-2, -2, 0.96, -2), (2, -2, 0.96, 2),
+                (-2, 2, 1.04, -2))
+
+
+def corner_looks(window: np.ndarray) -> list[np.ndarray]:
+    """A found corner window redrawn at every ``CORNER_LOOKS``."""
+    w, h = WINDOW
+    middle = ((RANK_AT[0] + SUIT_AT[0]) / 2, (RANK_AT[1] + SUIT_AT[1]) / 2)
+    out = []
+    for dx, dy, scale, degrees in CORNER_LOOKS:
+        m = cv2.getRotationMatrix2D(middle, degrees, scale)
+        m[:, 2] += (dx, dy)
+        out.append(cv2.warpAffine(window, m, (w, h), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE))
+    return out
+
+
+def corner_names(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str | None
+                 ) -> list[tuple[Card | None, float]]:
+    """Per corner window, the card its likeliest rank and suit name (None: no index, or a
+    letter this deck's set lacks) and how sure: the product of the two."""
+    rank_meaning = meanings(RANK_LABELS, letters)
+    r_best, s_best = rank_probs.argmax(axis=1), suit_probs.argmax(axis=1)
+    out: list[tuple[Card | None, float]] = []
+    for i in range(len(rank_probs)):
+        rank, suit = rank_meaning[r_best[i]], SUIT_LABELS[s_best[i]]
+        card = Card(rank, Suit(suit)) if isinstance(rank, Rank) and suit != NONE else None
+        out.append((card, float(rank_probs[i, r_best[i]] * suit_probs[i, s_best[i]])))
+    return out
+
+
+def second_look_names(rank_probs: np.ndarray, suit_probs: np.ndarray, letters: str | None
+                      ) -> list[tuple[Card | None, float]]:
+    """``corner_names`` of each window's looks taken together: rows are window by window,
+    look by look (``corner_looks``), and each window's beliefs are averaged over its
+    looks."""
+    looks = len(CORNER_LOOKS)
+    return corner_names(rank_probs.reshape(-1, looks, rank_probs.shape[1]).mean(axis=1),
+                        suit_probs.reshape(-1, looks, suit_probs.shape[1]).mean(axis=1),
+                        letters)
+
+
+def _unclaimed(hit: IndexHit, sure: list[IndexHit], copies: int) -> bool:
+    """Whether a doubtful hit could add a card to the sure ones: its card is not named as
+    often as the deck holds it, and its rank glyph is not one a sure hit stands on."""
+    if sum(k.card == hit.card for k in sure) >= copies:
+        return False
+    size = float(np.linalg.norm(hit.corner[1] - hit.corner[0]))
+    rank = hit.rank_centre()
+    return all(np.linalg.norm(k.rank_centre() - rank) >= SAME_RANK_SHARE * size for k in sure)
+
+
+def _second_look(doubtful: list[_Proposal], letters: str | None, reader: CornerReader
+                 ) -> list[IndexHit]:
+    """The doubtful proposals whose looks together name a card surely enough."""
+    if not doubtful:
+        return []
+    named = second_look_names(*reader.probabilities(
+        [w for p in doubtful for w in corner_looks(p.window)]), letters)
+    threshold = reader.calibration.corner_second
+    return [IndexHit(card, score, p.hit.corner, p.hit.down)
+            for p, (card, score) in zip(doubtful, named, strict=True)
+            if card is not None and score >= threshold]
 
 
 def one_card_by_both_indices(image: np.ndarray, letters: str | None = None, *,
@@ -182,6 +263,22 @@ def index_hits(image: np.ndarray, letters: str | None = None, *,
     """Every proposed index corner the net names a card on, surely enough for a corner
     read alone; one card may be named at several."""
     reader = reader or default_reader()
+    threshold = reader.calibration.corner
+    return [p.hit for p in _proposals(image, letters, reader, known) if p.hit.score >= threshold]
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    """A proposed index corner the net names a card on, however unsurely, and its window."""
+
+    hit: IndexHit
+    window: np.ndarray
+
+
+def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
+               known: Sequence[np.ndarray]) -> list[_Proposal]:
+    """Every pair of ink blobs placed as an index is, cut out upright and read; those the
+    net names a card on."""
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
                                                   interpolation=cv2.INTER_AREA)
@@ -197,23 +294,18 @@ def index_hits(image: np.ndarray, letters: str | None = None, *,
     transforms = [_window_transform(centroids[a], centroids[b]) for a, b in pairs]
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE) for m in transforms]
-    rank_probs, suit_probs = reader.probabilities(windows)
-    threshold = reader.calibration.corner
-    rank_meaning = meanings(RANK_LABELS, letters)
-    r_best, s_best = rank_probs.argmax(axis=1), suit_probs.argmax(axis=1)
+    named = corner_names(*reader.probabilities(windows), letters)
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-    hits = []
-    for i, ((a, b), m) in enumerate(zip(pairs, transforms, strict=True)):
-        rank, suit = rank_meaning[r_best[i]], SUIT_LABELS[s_best[i]]
-        score = float(rank_probs[i, r_best[i]] * suit_probs[i, s_best[i]])
-        if not isinstance(rank, Rank) or suit == NONE or score < threshold:
+    out = []
+    for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
+        if card is None:
             continue
         inverse = cv2.invertAffineTransform(m)
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
         down = centroids[b] - centroids[a]
-        hits.append(IndexHit(Card(rank, Suit(suit)), score, corner.astype(np.float32),
-                             down / max(float(np.linalg.norm(down)), 1e-9)))
-    return hits
+        out.append(_Proposal(IndexHit(card, score, corner.astype(np.float32),
+                                      down / max(float(np.linalg.norm(down)), 1e-9)), window))
+    return out
 
 
 # Two indices are one when their rank glyphs lie closer than this share of the window's

@@ -4,10 +4,20 @@ fan named as two cards (``scanner.vision.indices``)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scanner.cards import parse_card
-from scanner.vision.corner_net import WINDOW
-from scanner.vision.indices import RANK_AT, IndexHit, _each_card_once, _pairs
+from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW
+from scanner.vision.indices import (
+    CORNER_LOOKS,
+    RANK_AT,
+    IndexHit,
+    _each_card_once,
+    _pairs,
+    _unclaimed,
+    corner_looks,
+    second_look_names,
+)
 
 
 def hit(name: str, score: float, rank_x: float, rank_y: float = 100.0,
@@ -50,3 +60,38 @@ def test_two_pips_alike_are_not_a_rank_over_its_suit():
 def test_a_rank_over_a_smaller_pip_is_proposed_as_an_index():
     stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
     assert (0, 1) in _pairs(stats, stats[:, :2] + stats[:, 2:4] / 2)
+
+
+def test_a_doubtful_corner_on_a_rank_a_sure_read_stands_on_gets_no_second_look():
+    sure = [hit("7S", 0.999, 100)]
+    assert not _unclaimed(hit("7C", 0.9, 103), sure, copies=1)
+    assert _unclaimed(hit("5C", 0.9, 124), sure, copies=1)
+
+
+def test_a_doubtful_corner_naming_a_card_already_named_gets_no_second_look_unless_two():
+    sure = [hit("KH", 0.999, 100)]
+    assert not _unclaimed(hit("KH", 0.9, 400), sure, copies=1)
+    assert _unclaimed(hit("KH", 0.9, 400), sure, copies=2)
+
+
+def test_the_second_look_redraws_the_window_first_as_it_was():
+    window = np.random.default_rng(1).integers(0, 255, (WINDOW[1], WINDOW[0], 3), np.uint8)
+    looks = corner_looks(window)
+    assert len(looks) == len(CORNER_LOOKS)
+    assert all(look.shape == window.shape for look in looks)
+    assert np.array_equal(looks[0], window)
+
+
+def test_the_second_look_names_what_its_looks_believe_on_average():
+    """Two windows of five looks each: one whose looks mostly see the 7 of clubs, one whose
+    looks are split between two cards, which together lean to neither surely."""
+    ranks = np.zeros((10, len(RANK_LABELS)), np.float32)
+    suits = np.zeros((10, len(SUIT_LABELS)), np.float32)
+    seven, five, clubs = RANK_LABELS.index("r:7"), RANK_LABELS.index("r:5"), SUIT_LABELS.index("C")
+    ranks[:5, seven] = [1.0, 1.0, 1.0, 1.0, 0.6]
+    ranks[4, five] = 0.4
+    ranks[5:, seven], ranks[5:, five] = [1, 0, 1, 0, 1], [0, 1, 0, 1, 0]
+    suits[:, clubs] = 1.0
+    (first, first_score), (second, second_score) = second_look_names(ranks, suits, None)
+    assert first == parse_card("7C") and first_score == pytest.approx(0.92)
+    assert second == parse_card("7C") and second_score == pytest.approx(0.6)

@@ -9,6 +9,7 @@ designs stand in for them in the suite (``bench/vision_real.py`` measures the ph
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy as np
 import pytest
 
 from scanner.cards import BRIDGE_52, parse_card
+from scanner.vision.corner_net import NET_PATH, CornerReader
 from scanner.vision.profile import learn, learn_order
 from scanner.vision.synthetic import render
 from scanner.vision.table import read_single_card, read_table
@@ -173,6 +175,35 @@ def test_a_tight_fan_names_neighbours_whose_indices_nearly_touch(anglo):
     names = (*PIPS, *COURTS)
     detections = read_table(fanned([anglo[n] for n in names], seed=5, spread=55))
     named = [d.card for d in detections if d.card is not None]
+    assert len(named) == len(set(named)), "a card named twice"
+    assert set(named) <= {parse_card(n) for n in names}
+    assert len(set(named)) >= len(names) - 2
+
+
+def reader_sure_of_no_corner_at_first_look(folder: Path, second: float | None = None
+                                           ) -> CornerReader:
+    """The shipped net with no corner ever sure enough at a first look; its second look
+    kept as calibrated, or set to ``second``."""
+    shutil.copy(NET_PATH, folder / "net.onnx")
+    calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
+    calibration["corner"] = 1.01
+    if second is not None:
+        calibration["corner_second"] = second
+    (folder / "net.json").write_text(json.dumps(calibration))
+    return CornerReader(folder / "net.onnx")
+
+
+def test_corners_just_short_of_sure_are_named_on_a_second_look(anglo, tmp_path):
+    """With the first look made never sure, a fanned hand is still read by the second look
+    alone, averaging each corner's redrawn windows; and named nothing wrong."""
+    names = ("2C", "7D", "9S", "TH", "AS", "5H", "KS", "QH", "JD")
+    photo = fanned([anglo[n] for n in names], seed=4)
+    (tmp_path / "with").mkdir()
+    (tmp_path / "without").mkdir()
+    without = reader_sure_of_no_corner_at_first_look(tmp_path / "without", second=1.01)
+    assert [d.card for d in read_table(photo, reader=without) if d.card is not None] == []
+    reader = reader_sure_of_no_corner_at_first_look(tmp_path / "with")
+    named = [d.card for d in read_table(photo, reader=reader) if d.card is not None]
     assert len(named) == len(set(named)), "a card named twice"
     assert set(named) <= {parse_card(n) for n in names}
     assert len(set(named)) >= len(names) - 2

@@ -60,9 +60,14 @@ from ..corner_net import (
     second_look_windows,
     split_probabilities,
 )
-from ..glyphs import meanings
 from ..index import CANONICAL_SIZE, canonical
-from ..indices import RANK_AT
+from ..indices import (
+    RANK_AT,
+    SECOND_LOOK_FROM,
+    corner_looks,
+    corner_names,
+    second_look_names,
+)
 from ..middle import Middle, look_at_middle
 from ..reading import (
     MIDDLE_ALWAYS,
@@ -712,29 +717,43 @@ def found_calibration_windows(images: list[RealImage], seed: int = CALIBRATION_S
     return out
 
 
-def _corner_threshold(reader: CornerReader, temperature: float,
-                      found: list[FoundWindow]) -> float:
-    """The score one index corner read alone (``indices``) must reach: SAFETY log-odds
+def _corner_thresholds(reader: CornerReader, temperature: float,
+                       found: list[FoundWindow]) -> tuple[float, float]:
+    """The score one index corner read alone (``indices``) must reach, and the score the
+    average of a second look at one just short of it must reach: each SAFETY log-odds
     above the worst wrong name among the found windows, bar the tolerated share."""
+    first = _found_names(reader, temperature, [f.window for f in found])
+    threshold = _tolerated_threshold(found, first, "corner alone")
+    doubtful = [i for i, (_, score) in enumerate(first)
+                if SECOND_LOOK_FROM <= score < threshold]
     rank_probs, suit_probs = split_probabilities(
-        reader.logits([f.window for f in found]), temperature)
-    rank_meaning = meanings(RANK_LABELS, None)
-    r_best, s_best = rank_probs.argmax(axis=1), suit_probs.argmax(axis=1)
-    named: list[tuple[Card | None, float]] = []
-    for i in range(len(found)):
-        rank, suit = rank_meaning[r_best[i]], SUIT_LABELS[s_best[i]]
-        card = Card(rank, Suit(suit)) if isinstance(rank, Rank) and suit != NONE else None
-        named.append((card, float(rank_probs[i, r_best[i]] * suit_probs[i, s_best[i]])))
+        reader.logits([w for i in doubtful for w in corner_looks(found[i].window)]),
+        temperature)
+    again = dict(zip(doubtful, second_look_names(rank_probs, suit_probs, None), strict=True))
+    second = _tolerated_threshold([found[i] for i in doubtful], list(again.values()),
+                                  "corner second look", count=len(found))
+    return threshold, second
+
+
+def _found_names(reader: CornerReader, temperature: float, windows: list[np.ndarray]
+                 ) -> list[tuple[Card | None, float]]:
+    return corner_names(*split_probabilities(reader.logits(windows), temperature), None)
+
+
+def _tolerated_threshold(found: list[FoundWindow], named: list[tuple[Card | None, float]],
+                         what: str, count: int | None = None) -> float:
+    """SAFETY log-odds above the worst wrong name, bar the tolerated share of ``count``
+    windows (all of ``found`` unless given); reported with what it lets through."""
     wrong = [score for f, (card, score) in zip(found, named, strict=True)
              if card is not None and card != f.card]
-    threshold = _above(_worst_tolerated(wrong, TOLERATED_WRONG["corner"], len(found)))
-    cards = [f for f in found if f.card is not None]
+    count = len(found) if count is None else count
+    threshold = _above(_worst_tolerated(wrong, TOLERATED_WRONG["corner"], count))
     right = sum(card == f.card and score >= threshold
                 for f, (card, score) in zip(found, named, strict=True) if f.card is not None)
-    let_through = sum(score >= threshold for score in wrong)
-    print(f"calibration corner alone: {threshold:.4f}; {len(cards)} corners as found: right "
-          f"{100 * right / max(len(cards), 1):.2f}%; {len(found) - len(cards)} with no "
-          f"index; wrong {let_through}", file=sys.stderr)
+    cards = sum(f.card is not None for f in found)
+    print(f"calibration {what}: {threshold:.4f}; of {cards} corners with an index, right "
+          f"{right}; {len(found) - cards} with none; wrong "
+          f"{sum(score >= threshold for score in wrong)}", file=sys.stderr)
     return threshold
 
 
@@ -773,7 +792,7 @@ def calibrate(path: Path, cards: list[CalibrationCard],
     for view, chosen, values in (("station", station, own), ("card", scores, general)):
         _report(view, chosen, values)
         out[view] = {**values, "second": second}
-    out["corner"] = _corner_threshold(reader, temperature, found)
+    out["corner"], out["corner_second"] = _corner_thresholds(reader, temperature, found)
     return out
 
 
