@@ -29,7 +29,6 @@ import numpy as np
 
 from ..cards import Card, Rank, Suit
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
-from .edges import brightest_channel
 from .glyphs import meanings
 from .index import ink
 from .levels import percentiles
@@ -79,8 +78,9 @@ class IndexHit:
 def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
     """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``."""
+    h, w = image.shape[:2]
     darkest = cv2.bitwise_not(ink(image))
-    side = max(image.shape[:2])
+    side = max(h, w)
     size = max(3, round(side * 0.012)) | 1
     # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
     paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
@@ -88,20 +88,29 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     # wood, cork or felt is dark in at least one; and near the brightest stock around it.
     # "Around" is about a card's width, not the whole photo, so that cards in a hand's
     # shadow still count as stock, down to a floor under the photo's brightest.
-    brightest = cv2.dilate(brightest_channel(image), np.ones((size, size), np.uint8))
+    # The brightest channel around each pixel: along a row of interleaved B, G, R, a
+    # dilation three times as wide, centred on each G, spans the neighbours' channels.
+    brightest = cv2.dilate(image.reshape(h, w * 3), np.ones((size, 3 * size), np.uint8))[:, 1::3]
     (top,) = percentiles(darkest[::4, ::4], (99,))
     light = _light_around(darkest, side)
-    stock = ((paper >= 0.75 * light) & (paper >= SHADOW_FLOOR * top)
-             & (paper >= NEUTRAL * brightest)).astype(np.uint8)
+    # Compared in float32 by OpenCV: numpy's comparisons of whole photos cost more than
+    # all the filtering above.
+    paper_level = paper.astype(np.float32)
+    stock = (cv2.compare(paper_level, light * np.float32(0.75), cv2.CMP_GE)
+             & cv2.compare(paper_level, float(SHADOW_FLOOR * top), cv2.CMP_GE)
+             & cv2.compare(paper_level, brightest.astype(np.float32) * np.float32(NEUTRAL),
+                           cv2.CMP_GE))
     # Ink is a drop below the paper around it in proportion to that paper: a shadow
     # dims ink and paper alike.
-    inked = (cv2.subtract(paper, darkest) >= INK_DROP * paper).astype(np.uint8)
-    inked = cv2.bitwise_and(inked, stock)
+    drop = cv2.subtract(paper, darkest).astype(np.float32)
+    inked = cv2.compare(drop, paper_level * np.float32(INK_DROP), cv2.CMP_GE) & stock
     if skip is not None:
-        inked = cv2.bitwise_and(inked, cv2.bitwise_not(skip) & 1)
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(inked, 8)
-    h = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
-    keep = ((h >= BLOB_HEIGHT[0] * side) & (h <= BLOB_HEIGHT[1] * side)
+        inked[skip != 0] = 0
+    # Block-based labelling: the same blobs in the same order as the default, sooner.
+    _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        inked, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
+    keep = ((height >= BLOB_HEIGHT[0] * side) & (height <= BLOB_HEIGHT[1] * side)
             & (stats[:, cv2.CC_STAT_AREA] >= MIN_BLOB_AREA))
     keep[0] = False  # the background
     return stats[keep], centroids[keep]
