@@ -76,8 +76,9 @@ class IndexHit:
 
 
 def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``."""
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``;
+    and which of them were freed from a line (``_with_lines_taken_off``)."""
     h, w = image.shape[:2]
     darkest = cv2.bitwise_not(ink(image))
     side = max(h, w)
@@ -107,13 +108,66 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     if skip is not None:
         inked[skip != 0] = 0
     # Block-based labelling: the same blobs in the same order as the default, sooner.
-    _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
         inked, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    found = len(stats)
+    stats, centroids = _with_lines_taken_off(labels, stats, centroids,
+                                             _glyph_sized(stats, side), side)
+    freed = np.arange(len(stats)) >= found
+    keep = _glyph_sized(stats, side)
+    return stats[keep], centroids[keep], freed[keep]
+
+
+def _glyph_sized(stats: np.ndarray, side: int) -> np.ndarray:
+    """Which blobs (rows of connected-component stats, the background first) may be a
+    rank glyph or a suit pip."""
     height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     keep = ((height >= BLOB_HEIGHT[0] * side) & (height <= BLOB_HEIGHT[1] * side)
             & (stats[:, cv2.CC_STAT_AREA] >= MIN_BLOB_AREA))
     keep[0] = False  # the background
-    return stats[keep], centroids[keep]
+    return keep
+
+
+LINE_WIDTH = 0.003  # of the photo's long side: the widest line an opening takes off
+
+
+def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
+                          whole: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """The blobs, and what each blob too large for a glyph leaves once thin lines are
+    taken off it (a morphological opening).
+
+    A court card's small suit pip or its letter often touches the thin frame line round
+    its picture, and a rank may touch a neighbour's edge: glyph and line then make one
+    blob too large to be either. Only those large blobs are opened, so a glyph found
+    whole is never thinned; what the opening frees is added beside it. (Wood grain or a
+    printed pattern opens into many pieces too: ``_pairs`` pairs a freed piece only with a
+    blob found ``whole``, so a large blob with none within a pair's reach is not opened.)"""
+    height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
+    if not whole.any():
+        return stats, centroids
+    reach = PAIR_DISTANCE[1] * float(height[whole].max())
+    large = np.nonzero(height > BLOB_HEIGHT[1] * side)[0]
+    large = large[large > 0]
+    x, y = stats[large, cv2.CC_STAT_LEFT, None], stats[large, cv2.CC_STAT_TOP, None]
+    w, h = stats[large, cv2.CC_STAT_WIDTH, None], stats[large, cv2.CC_STAT_HEIGHT, None]
+    near = ((centroids[whole, 0] >= x - reach) & (centroids[whole, 0] <= x + w + reach)
+            & (centroids[whole, 1] >= y - reach) & (centroids[whole, 1] <= y + h + reach))
+    k = max(3, round(side * LINE_WIDTH)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    more_stats, more_centroids = [stats], [centroids]
+    for i in large[near.any(axis=1)]:
+        x, y, w, h, _ = stats[i]
+        blob = cv2.compare(labels[y:y + h, x:x + w], int(i), cv2.CMP_EQ)
+        # Nothing beyond the crop: a line along its edge must not survive as if it went on.
+        opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc, borderType=cv2.BORDER_CONSTANT,
+                                  borderValue=0)
+        _, _, parts, middles = cv2.connectedComponentsWithStatsWithAlgorithm(
+            opened, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        parts = parts[1:].copy()
+        parts[:, :2] += (x, y)
+        more_stats.append(parts)
+        more_centroids.append(middles[1:] + np.array([x, y], np.float64))
+    return np.concatenate(more_stats), np.concatenate(more_centroids)
 
 
 def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
@@ -127,9 +181,12 @@ def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
     return big.astype(np.float32)
 
 
-def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int]]:
+def _pairs(stats: np.ndarray, centroids: np.ndarray, freed: np.ndarray | None = None
+           ) -> list[tuple[int, int]]:
     """Blob pairs (rank, suit) spaced and sized as an index is, and not two of a kind: two
-    pips of one card are alike in width, height and ink, a rank and its suit are not."""
+    pips of one card are alike in width, height and ink, a rank and its suit are not; nor
+    two blobs both ``freed`` from lines: a court's letter or its pip may touch the frame
+    round its picture, seldom both."""
     size = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
     distance = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
     ratio = size[None, :] / size[:, None]
@@ -141,6 +198,8 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int]]:
           & (distance <= PAIR_DISTANCE[1] * size[:, None])
           & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~alike)
     np.fill_diagonal(ok, False)
+    if freed is not None:
+        ok &= ~(freed[:, None] & freed[None, :])
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
 
@@ -295,8 +354,8 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     if known:
         skip = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(skip, [np.round(np.asarray(o) * scale).astype(np.int32) for o in known], 1)
-    stats, centroids = _ink_blobs(work, skip)
-    pairs = _pairs(stats, centroids)
+    stats, centroids, freed = _ink_blobs(work, skip)
+    pairs = _pairs(stats, centroids, freed)
     if not pairs:
         return []
     w, h = WINDOW

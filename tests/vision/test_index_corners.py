@@ -3,6 +3,7 @@ fan named as two cards (``scanner.vision.indices``)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,6 +14,7 @@ from scanner.vision.indices import (
     RANK_AT,
     IndexHit,
     _each_card_once,
+    _ink_blobs,
     _pairs,
     _unclaimed,
     corner_looks,
@@ -95,3 +97,32 @@ def test_the_second_look_names_what_its_looks_believe_on_average():
     (first, first_score), (second, second_score) = second_look_names(ranks, suits, None)
     assert first == parse_card("7C") and first_score == pytest.approx(0.92)
     assert second == parse_card("7C") and second_score == pytest.approx(0.6)
+
+
+def index_touching_a_line() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A photo at the finder's working size: white stock with a rank glyph, and below it a
+    suit pip touching a long line 3 px wide, as a court's pip touches the frame round its
+    picture; the rank's and the pip's centres."""
+    img = np.full((1600, 1600, 3), 235, np.uint8)
+    cv2.putText(img, "J", (600, 660), cv2.FONT_HERSHEY_SIMPLEX, 3.2, (30, 30, 160), 8)
+    pip = np.array([636.0, 744.0])
+    cv2.circle(img, (636, 744), 24, (30, 30, 160), -1)
+    img[400:1200, 660:663] = 30
+    return img, np.array([632.0, 628.0]), pip
+
+
+def test_a_pip_touching_a_frame_line_is_freed_from_it_and_paired_with_its_rank():
+    img, rank, pip = index_touching_a_line()
+    stats, centroids, freed = _ink_blobs(img)
+    at_rank = int(np.argmin(np.linalg.norm(centroids - rank, axis=1)))
+    at_pip = int(np.argmin(np.linalg.norm(centroids - pip, axis=1)))
+    assert np.linalg.norm(centroids[at_pip] - pip) < 4
+    assert freed[at_pip] and not freed[at_rank]
+    assert (at_rank, at_pip) in _pairs(stats, centroids, freed)
+
+
+def test_two_pieces_freed_from_lines_are_never_paired():
+    stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
+    centroids = stats[:, :2] + stats[:, 2:4] / 2
+    assert (0, 1) in _pairs(stats, centroids, np.array([True, False]))
+    assert _pairs(stats, centroids, np.array([True, True])) == []
