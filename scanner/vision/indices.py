@@ -218,18 +218,29 @@ def _window_transform(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
 
 def find_index_corners(image: np.ndarray, letters: str | None = None, copies: int = 1, *,
                        reader: CornerReader | None = None,
-                       known: Sequence[np.ndarray] = ()) -> list[IndexHit]:
+                       known: Sequence[np.ndarray] = (),
+                       unread: Sequence[np.ndarray] = ()) -> list[IndexHit]:
     """Every card whose index corner shows in the photo, each once (up to ``copies`` times
     for a deck holding that many of each card), at its surest corner; a corner just short
     of sure is named on a second look (``CORNER_LOOKS``). ``known`` are the outlines of
-    cards already read whole, whose ink is not looked at again."""
+    cards already read whole, whose ink is not looked at again; ``unread`` those of cards
+    found whole but not read (blurred, say), whose corners are named at a first look only:
+    every pip and index of a blurred card is a near miss, and a second look at each of them
+    gave a few wrong names on rendered tables where none was wanted."""
     reader = reader or default_reader()
     proposals = _proposals(image, letters, reader, known)
     threshold = reader.calibration.corner
     sure = _each_card_once([p.hit for p in proposals if p.hit.score >= threshold], copies)
     doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
-                and _unclaimed(p.hit, sure, copies)]
+                and _unclaimed(p.hit, sure, copies) and not _inside(p.hit, unread)]
     return _each_card_once(sure + _second_look(doubtful, letters, reader), copies)
+
+
+def _inside(hit: IndexHit, outlines: Sequence[np.ndarray]) -> bool:
+    """Whether a hit's rank glyph lies within any of the outlines."""
+    x, y = (float(v) for v in hit.rank_centre())
+    return any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2), (x, y), False)
+               >= 0 for o in outlines)
 
 
 # A proposal scoring at least this, short of the corner-alone score, gets a second look.

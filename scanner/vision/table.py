@@ -607,7 +607,9 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
              for r, outline in zip(readings, outlines, strict=True)]
     named = Counter(d.card for d in found if d.card is not None)
     known = [d.outline for d in found if d.card is not None or d.face == "down"]
-    for hit in find_index_corners(frame, letters, copies, reader=reader, known=known):
+    unread = [d.outline for d in found if d.card is None and d.face == "up"]
+    for hit in find_index_corners(frame, letters, copies, reader=reader, known=known,
+                                  unread=unread):
         if named[hit.card] >= copies:
             continue
         named[hit.card] += 1

@@ -19,6 +19,7 @@ import pytest
 
 from scanner.cards import BRIDGE_52, parse_card
 from scanner.vision.corner_net import NET_PATH, CornerReader
+from scanner.vision.indices import find_index_corners
 from scanner.vision.profile import learn, learn_order
 from scanner.vision.synthetic import render
 from scanner.vision.table import read_single_card, read_table
@@ -207,3 +208,15 @@ def test_corners_just_short_of_sure_are_named_on_a_second_look(anglo, tmp_path):
     assert len(named) == len(set(named)), "a card named twice"
     assert set(named) <= {parse_card(n) for n in names}
     assert len(set(named)) >= len(names) - 2
+
+
+def test_no_second_look_is_taken_inside_a_card_found_whole_but_unread(anglo, tmp_path):
+    """A blurred card found whole and not read offers a near miss at every pip and index:
+    within it a corner is named at a first look only."""
+    names = ("2C", "7D", "9S", "TH", "AS", "5H", "KS", "QH", "JD")
+    photo = fanned([anglo[n] for n in names], seed=4)
+    reader = reader_sure_of_no_corner_at_first_look(tmp_path)
+    h, w = photo.shape[:2]
+    everywhere = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    assert find_index_corners(photo, reader=reader) != []
+    assert find_index_corners(photo, reader=reader, unread=[everywhere]) == []
