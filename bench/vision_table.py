@@ -23,7 +23,10 @@ A quarter of the cards lie face down, each on a random back. Counts per card:
             report the card as exposed
   abstain   face up and found, but the reader named no card (costs a re-read)
   missed    not found at all
-Extra detections that match no card are counted per condition as "extra". The reader is
+Extra detections that match no card's outline are counted per condition as "extra" (a
+card named by its corner alone is one: its outline is the corner's); of those, "phantom"
+counts the ones naming a card the scene does not hold, or one named already, which are
+wrong answers all the same (must be zero). The reader is
 told each style's letter set, as a table would be set up for its deck.
 
 Every card not counted right is put down to the locator or to the reader: to the locator
@@ -177,7 +180,18 @@ def score(scene: Scene, detections: Sequence[Detection], letters: str | None,
             right = outcome(reading.face, reading.card, truth) == "right"
             result.tally["loss:outline" if right else "loss:reader"] += 1
     result.tally["extra"] += len(unused)
+    result.tally["phantom"] += phantoms(scene, detections, list(unused.values()))
     return result
+
+
+def phantoms(scene: Scene, detections: Sequence[Detection], unmatched: Sequence[Detection]
+             ) -> int:
+    """Detections matching no card's outline that name a card the scene does not hold, or
+    a card named more than once in the frame."""
+    held = Counter(c.card for c in scene.cards if c.card is not None)
+    named = Counter(d.card for d in detections if d.card is not None)
+    return sum(1 for d in unmatched if d.card is not None
+               and (d.card not in held or named[d.card] > held[d.card]))
 
 
 def conditions() -> list[Condition]:
@@ -237,14 +251,14 @@ def _loss_share(tally: Counter[str]) -> str:
 def print_table(title: str, rows: Iterable[tuple[str, Score]]) -> None:
     print(f"\n{title}")
     print(f"{'':32} {'cards':>6} " + " ".join(f"{k:>11}" for k in OUTCOMES[:-1])
-          + "    extra  losses:" + "".join(f"{k:>8}" for k in LOSSES)
+          + "    extra  phantom  losses:" + "".join(f"{k:>8}" for k in LOSSES)
           + "   outline err p50/p95/max")
     for label, result in rows:
         tally = result.tally
         cards = sum(tally[k] for k in OUTCOMES if k != "extra")
         errors = np.array(result.errors or [np.nan])
         print(f"{label:32} {cards:6d} " + " ".join(f"{rate(tally, k):>11}" for k in OUTCOMES[:-1])
-              + f" {tally['extra']:8d}        {_loss_share(tally)}   "
+              + f" {tally['extra']:8d} {tally['phantom']:8d}        {_loss_share(tally)}   "
               + f"{100 * np.median(errors):5.2f}%/{100 * np.percentile(errors, 95):5.2f}%/"
               + f"{100 * errors.max():5.2f}%")
 
