@@ -226,13 +226,17 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     cards already read whole, whose ink is not looked at again; ``unread`` those of cards
     found whole but not read (blurred, say), whose corners are named at a first look only:
     every pip and index of a blurred card is a near miss, and a second look at each of them
-    gave a few wrong names on rendered tables where none was wanted."""
+    gave a few wrong names on rendered tables where none was wanted. A corner with a glyph
+    freed from a line gets a first look only too: its window is cut from a thinned glyph,
+    unlike any the second look was calibrated on, and a second look at one named a card
+    not held in a tight fan of an unseen deck."""
     reader = reader or default_reader()
     proposals = _proposals(image, letters, reader, known)
     threshold = reader.calibration.corner
     sure = _each_card_once([p.hit for p in proposals if p.hit.score >= threshold], copies)
     doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
-                and _unclaimed(p.hit, sure, copies) and not _inside(p.hit, unread)]
+                and not p.freed and _unclaimed(p.hit, sure, copies)
+                and not _inside(p.hit, unread)]
     return _each_card_once(sure + _second_look(doubtful, letters, reader), copies)
 
 
@@ -348,10 +352,12 @@ def index_hits(image: np.ndarray, letters: str | None = None, *,
 
 @dataclass(frozen=True)
 class _Proposal:
-    """A proposed index corner the net names a card on, however unsurely, and its window."""
+    """A proposed index corner the net names a card on, however unsurely, its window, and
+    whether one of its glyphs was freed from a line (``_with_lines_taken_off``)."""
 
     hit: IndexHit
     window: np.ndarray
+    freed: bool
 
 
 def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
@@ -383,7 +389,8 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
         down = centroids[b] - centroids[a]
         out.append(_Proposal(IndexHit(card, score, corner.astype(np.float32),
-                                      down / max(float(np.linalg.norm(down)), 1e-9)), window))
+                                      down / max(float(np.linalg.norm(down)), 1e-9)), window,
+                             bool(freed[a] or freed[b])))
     return out
 
 
