@@ -1,7 +1,8 @@
 """The card reader on real images: real photographs and real deck designs, never rendered.
 
     python bench/vision_real.py --dataset DIR [--split calibration|valid|test]
-                                [--svg DIR] [--photos DIR] [--deals DIR] [--model FILE]
+                                [--svg DIR [--fans] [--learn]] [--photos DIR]
+                                [--deals DIR] [--model FILE]
 
 - ``--dataset``: the CC0 cards image dataset; ``--split calibration`` (the default) reads
   the eighth of its train split that training keeps out for calibration and tuning
@@ -14,6 +15,9 @@
   photographed (composited at phone resolution, any rotation).
 - ``--deals``: real photos of whole deals lying on a table (``NAME.jpg``) with the cards
   they show (``NAME*labels.json``, a list of {"name": "10c"}), read by the table view.
+- ``--fans``: with ``--svg``, each unseen deck is also dealt into four hands of 13, each
+  fanned on a table and photographed (``fanned``), at a wide spread and at a tight one,
+  and read by the table view: cards named right, named wrongly or twice.
 - ``--learn``: with ``--svg``, each unseen deck is also learnt (``tablescan learn``'s
   profile) from one sorted pass of its cards as tight crops, then its photos are read with
   that profile.
@@ -148,6 +152,51 @@ def learnt_profile(cards: list[RealImage]) -> DeckProfile:
     return learn([canonical(by_card[c]) for c in learn_order(BRIDGE_52)], BRIDGE_52)
 
 
+FAN_SPREADS = {"wide": (90.0, 130.0), "tight": (45.0, 80.0)}  # degrees, first to last card
+
+
+def fanned(cards: list[RealImage], spread: float, rng: np.random.Generator) -> np.ndarray:
+    """The cards held fanned and laid on a table in a 1600×1200 photo, 330 px tall, each
+    turned a little more than the last about a point below the hand, ``spread`` degrees
+    from first to last, so only their left strips and index corners show; a little blur
+    and JPEG."""
+    photo = table_surface(rng, 1200, 1600)
+    pivot = np.array([800.0, 1000.0])
+    for i, card in enumerate(cards):
+        img, alpha = load(card)
+        h, w = img.shape[:2]
+        scale = 330 / h
+        local = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale
+        local -= (w * scale / 2, h * scale + 120)
+        a = np.deg2rad(spread * (i / max(len(cards) - 1, 1) - 0.5))
+        quad = local @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + pivot
+        photo = render.place_card(photo, img, alpha, quad.astype(np.float32))
+    photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
+    _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def fans(deck: str, cards: list[RealImage], read: Callable[[np.ndarray], list],
+         seed: int) -> None:
+    """A deck's 52 faces shuffled into four hands, each fanned at every FAN_SPREADS."""
+    faces = [c for c in cards if c.card is not None]
+    for name, (low, high) in FAN_SPREADS.items():
+        rng = np.random.default_rng(seed)
+        order = [faces[i] for i in rng.permutation(len(faces))]
+        right = wrong = 0
+        for k in range(0, len(order), 13):
+            hand = order[k:k + 13]
+            held = {c.card for c in hand}
+            named = Counter(d.card for d in read(fanned(hand, rng.uniform(low, high), rng))
+                            if d.card is not None)
+            right += sum(1 for card in named if card in held)
+            wrong += sum(n for card, n in named.items() if card not in held)
+            wrong += sum(n - 1 for card, n in named.items() if card in held)
+        print(f"unseen deck {deck}, fanned {name} ({low:.0f}–{high:.0f}°)".ljust(62)
+              + f"{len(faces)} cards: named right {right} ({100 * right / len(faces):.1f}%), "
+              f"wrong or twice {wrong}")
+
+
 def print_tally(label: str, tally: Tally, show: int = 8) -> None:
     print(tally.line(label))
     for mistake in tally.mistakes[:show]:
@@ -183,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path)
     parser.add_argument("--deals", type=Path)
     parser.add_argument("--model", type=Path, help="a corner net to use instead of the shipped")
+    parser.add_argument("--fans", action="store_true",
+                        help="also fan each unseen deck's cards into hands and read them")
     parser.add_argument("--learn", action="store_true",
                         help="also learn each unseen deck from a sorted pass and read with it")
     args = parser.parse_args(argv)
@@ -203,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
             photos = [(f"{deck}/{i.path.name}", photographed(*load(i), rng), i.card, i.back)
                       for i in cards]
             print_tally(f"unseen deck {deck}, photos", read_all(photos, read_single_card), 3)
+            if args.fans:
+                fans(deck, cards, read_table, BENCH_SEED)
             if args.learn:
                 try:
                     learnt = learnt_profile(cards)
