@@ -54,6 +54,7 @@ from scanner.vision.training.real_cards import (
     UNSEEN_SVG_DECKS,
     RealImage,
     dataset_images,
+    fanned_on_a_table,
     is_calibration,
     load,
     svg_images,
@@ -156,22 +157,10 @@ FAN_SPREADS = {"wide": (90.0, 130.0), "tight": (45.0, 80.0)}  # degrees, first t
 
 
 def fanned(cards: list[RealImage], spread: float, rng: np.random.Generator) -> np.ndarray:
-    """The cards held fanned and laid on a table in a 1600×1200 photo, 330 px tall, each
-    turned a little more than the last about a point below the hand, ``spread`` degrees
-    from first to last, so only their left strips and index corners show; a little blur
+    """The cards fanned on a table (``real_cards.fanned_on_a_table``), with a little blur
     and JPEG."""
-    photo = table_surface(rng, 1200, 1600)
-    pivot = np.array([800.0, 1000.0])
-    for i, card in enumerate(cards):
-        img, alpha = load(card)
-        h, w = img.shape[:2]
-        scale = 330 / h
-        local = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale
-        local -= (w * scale / 2, h * scale + 120)
-        a = np.deg2rad(spread * (i / max(len(cards) - 1, 1) - 0.5))
-        quad = local @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + pivot
-        photo = render.place_card(photo, img, alpha, quad.astype(np.float32))
-    photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
+    photo = cv2.GaussianBlur(fanned_on_a_table([load(c) for c in cards], spread, rng),
+                             (0, 0), 0.8)
     _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 

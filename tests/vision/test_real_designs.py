@@ -23,7 +23,7 @@ from scanner.vision.indices import find_index_corners
 from scanner.vision.profile import learn, learn_order
 from scanner.vision.synthetic import render
 from scanner.vision.table import read_single_card, read_table
-from scanner.vision.training.real_cards import table_surface
+from scanner.vision.training.real_cards import fanned_on_a_table, table_surface
 from scanner.vision.training.svg_decks import _render, card_ids
 
 DECK = Path("/usr/share/aisleriot/cards/anglo.svgz")
@@ -110,21 +110,10 @@ def test_a_photo_of_a_card_on_a_table_is_read_at_any_rotation(anglo, degrees):
 
 
 def fanned(cards: list[np.ndarray], seed: int, spread: float = 80.0) -> np.ndarray:
-    """Cards fanned as a hand is held down on a table: each turned a little more than the
-    last about a point below the hand, ``spread`` degrees from first to last, so only
-    their left strips and index corners show."""
-    rng = np.random.default_rng(seed)
-    photo = table_surface(rng, 1200, 1600)
-    pivot = np.array([800.0, 1000.0])
-    for i, bgra in enumerate(cards):
-        h, w = bgra.shape[:2]
-        scale = 330 / h
-        local = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale
-        local -= (w * scale / 2, h * scale + 120)
-        a = np.deg2rad(spread * (i / max(len(cards) - 1, 1) - 0.5))
-        quad = local @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + pivot
-        photo = render.place_card(photo, flat(bgra), bgra[..., 3], quad.astype(np.float32))
-    return photo
+    """Cards fanned as a hand is held down on a table, ``spread`` degrees from first to
+    last, so only their left strips and index corners show."""
+    return fanned_on_a_table([(flat(c), c[..., 3]) for c in cards], spread,
+                             np.random.default_rng(seed))
 
 
 def test_a_fanned_hand_names_each_card_once_by_its_corner(anglo):

@@ -184,6 +184,25 @@ def table_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def fanned_on_a_table(cards: list[tuple[np.ndarray, np.ndarray]], spread: float,
+                      rng: np.random.Generator) -> np.ndarray:
+    """Cards (BGR pixels and alpha) held fanned and laid on a table in a 1600×1200 photo,
+    330 px tall, each turned a little more than the last about a point below the hand,
+    ``spread`` degrees from first to last, so only their left strips and index corners
+    show."""
+    photo = table_surface(rng, 1200, 1600)
+    pivot = np.array([800.0, 1000.0])
+    for i, (img, alpha) in enumerate(cards):
+        h, w = img.shape[:2]
+        scale = 330 / h
+        local = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale
+        local -= (w * scale / 2, h * scale + 120)
+        a = np.deg2rad(spread * (i / max(len(cards) - 1, 1) - 0.5))
+        quad = local @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + pivot
+        photo = render.place_card(photo, img, alpha, quad.astype(np.float32))
+    return photo
+
+
 def as_photographed(img: np.ndarray, alpha: np.ndarray, rng: np.random.Generator,
                     height: tuple[float, float] = (110, 320)) -> np.ndarray:
     """The canonical card the table view makes of this card lying on a table in a photo:
