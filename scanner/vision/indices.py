@@ -3,7 +3,10 @@
 Where cards overlap, only their index corners show, so no outline can be found. A printed
 index is a rank glyph with its suit pip just below it, both dark or red ink on white
 stock; whatever way the card lies, the line from the rank to the suit points down the
-card. Every pair of ink blobs shaped and spaced like that proposes a corner: the window
+card. A glyph that touches a thin line (the frame round a court's picture, the edge of
+the card lying over it) makes one blob too large for a glyph; such a blob is opened, and
+what that frees is paired with the glyphs found whole. Every pair of ink blobs shaped and
+spaced like that proposes a corner: the window
 around it is cut out turned upright, at the scale the pair gives, exactly as a flattened
 card's corner window would be (``corner_net.WINDOW``), and the corner net reads all the
 proposals in one pass. A proposal is kept only when the net names a card at the score
