@@ -13,7 +13,6 @@ frames) is one deal: it ends there, frozen or not.
 from __future__ import annotations
 
 import sys
-import threading
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from ..handdeal.zones import SeatZones
 from ..log import EventLog
 from ..shoe.deal_plan import LiveDeal
 from ..vision.sources import FrameSource, SourceError, open_source
+from .worker import Worker
 
 
 class _Stopping(Exception):
@@ -37,7 +37,7 @@ class _Stopping(Exception):
 
 
 @dataclass
-class HandCameras:
+class HandCameras(Worker):
     """Watches hand deals from ``station`` and/or ``table`` (source texts) until stopped."""
 
     session: str
@@ -51,23 +51,16 @@ class HandCameras:
     names: Mapping[Seat, str] = field(default_factory=dict)
     retry_s: float = 2.0
 
-    def __post_init__(self) -> None:
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tablescan-hand-cameras",
-                                        daemon=True)
+    thread_name = "tablescan-hand-cameras"
 
-    def start(self) -> HandCameras:
-        self._thread.start()
-        return self
+    def __post_init__(self) -> None:
+        super().__init__()
 
     @property
     def watching(self) -> bool:
         """Whether it still watches: a recording's deal ends the watch."""
         return self._thread.is_alive()
 
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
 
     def _run(self) -> None:
         try:

@@ -28,6 +28,7 @@ from ..handdeal.thumbnails import Thumbnails
 from ..handdeal.watch import Tick, watch_deal
 from ..log import EventLog
 from ..vision.sources import Frame
+from .worker import Worker
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,10 @@ def demo_script(hand: int, dealer: Seat, pace: HandDealPace) -> footage.DealScri
     return replace(script, meld=meld)
 
 
-class HandDemo:
+class HandDemo(Worker):
     """Films and watches hand deals onto a live table until stopped."""
+
+    thread_name = "tablescan-hand-demo"
 
     def __init__(self, session: str, db: Path, thumbnails: Thumbnails,
                  pace: HandDealPace = HandDealPace()) -> None:
@@ -111,17 +114,7 @@ class HandDemo:
         self.db = db
         self.thumbnails = thumbnails
         self.pace = pace
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tablescan-hand-demo",
-                                        daemon=True)
-
-    def start(self) -> HandDemo:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
+        super().__init__()
 
     def _run(self) -> None:
         try:

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
 
 from ..live import LiveTable
 from ..log import EventLog
 from ..shoe.driver import Shoe
 from ..shoe.simulator import Simulator
 from ..shoe.virtual_camera import VirtualCamera
+from .worker import Worker
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def simulated_rig(db: Path, session: str, motion_s: float) -> Iterator[Simulated
             shoe.close()
 
 
-class RigDemo:
+class RigDemo(Worker):
     """A demo that plays on its own simulated rig, in a thread, until stopped.
 
     Subclasses implement ``play(rig)``. An exception ends the demo but not the page that shows
@@ -59,16 +59,7 @@ class RigDemo:
         self.motion_s = motion_s
         self.error: BaseException | None = None
         self.finished = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
-
-    def start(self) -> Self:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
+        super().__init__()
 
     def play(self, rig: SimulatedRig) -> None:
         raise NotImplementedError
