@@ -85,7 +85,7 @@ FACE_DOWN_SHARE = 0.25
 OUTCOMES = ("right", "wrong", "down→face", "down→unread", "abstain", "missed", "extra")
 LOSSES = ("missed", "outline", "reader")  # why a card was not read right
 # The corner reader is trained on cards rectified from outlines up to 2 px off at 105–215 px
-# tall (scanner/vision/train_corners.py): about 2% of the card's height.
+# tall (scanner/vision/training/train_corners.py): about 2% of the card's height.
 OUTLINE_TOLERANCE = 0.02
 
 

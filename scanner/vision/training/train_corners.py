@@ -304,6 +304,11 @@ def _windows_and_labels(looks: list[tuple[np.ndarray, tuple[tuple[str, str], ...
 
 
 CHUNK = 500  # cards drawn from one seed; chunks go to two worker processes
+# One draw in this many is a card through the real read-station path (one look); the
+# others are a face seen three ways (three looks), so a tenth of the looks are the
+# station's. Counted by draws: a test on the count of looks, which grows by three, once
+# never came true, and no station frame was trained on.
+STATION_EVERY = 4
 
 
 def _training_chunk(job: tuple[tuple[str, ...], int, int, int]
@@ -314,8 +319,10 @@ def _training_chunk(job: tuple[tuple[str, ...], int, int, int]
     faces = _faces(rng, styles)
     station = _station_looks(rng, styles)
     looks: list[tuple[np.ndarray, tuple[tuple[str, str], ...]]] = []
+    draws = 0
     while len(looks) < cards:
-        if len(looks) % 12 == 11:
+        draws += 1
+        if draws % STATION_EVERY == 0:
             card_img, labels, _, _ = next(station)
             looks.append((card_img, labels))
             continue
@@ -328,8 +335,9 @@ def _training_chunk(job: tuple[tuple[str, ...], int, int, int]
 def training_set(styles: tuple[str, ...], cards: int, seed: int = TRAIN_SEED,
                  workers: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corner windows (as the net's input) with their rank and suit label indices: each
-    face seen three ways, and one card in twelve through the real station path. The same
-    for any number of workers: each chunk of cards has its own seed.
+    face seen three ways, and one look in ten a card through the real station path
+    (``STATION_EVERY``). The same for any number of workers: each chunk of cards has its
+    own seed.
 
     ``workers=1`` draws in this process: forking one that already runs threads (a test
     runner's servers, OpenCV's pool) can deadlock the children.

@@ -8,6 +8,7 @@ import numpy as np
 
 from scanner.vision.corner_net import NET_INPUT, RANK_LABELS, SUIT_LABELS
 from scanner.vision.synthetic import render
+from scanner.vision.training import train_corners
 from scanner.vision.training.train_corners import GLYPH_SOURCES, _design, training_set
 
 
@@ -37,3 +38,17 @@ def test_the_training_set_is_the_same_for_the_same_seed():
     a = training_set(("casino",), 4, seed=2, workers=1)
     b = training_set(("casino",), 4, seed=2, workers=1)
     assert all(np.array_equal(p, q) for p, q in zip(a, b, strict=True))
+
+
+def test_one_training_look_in_ten_comes_through_the_read_station(monkeypatch):
+    drawn = []
+    real = train_corners._station_looks
+
+    def counted(rng, styles):
+        for look in real(rng, styles):
+            drawn.append(look)
+            yield look
+
+    monkeypatch.setattr(train_corners, "_station_looks", counted)
+    training_set(("standard",), 40, seed=1, workers=1)
+    assert len(drawn) == 4
