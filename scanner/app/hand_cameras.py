@@ -61,7 +61,6 @@ class HandCameras(Worker):
         """Whether it still watches: a recording's deal ends the watch."""
         return self._thread.is_alive()
 
-
     def _run(self) -> None:
         try:
             self._watch_hands()

@@ -145,9 +145,9 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
     whole is never thinned; what the opening frees is added beside it. (Wood grain or a
     printed pattern opens into many pieces too: ``_pairs`` pairs a freed piece only with a
     blob found ``whole``, so a large blob with none within a pair's reach is not opened.)"""
-    height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     if not whole.any():
         return stats, centroids
+    height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     reach = PAIR_DISTANCE[1] * float(height[whole].max())
     large = np.nonzero(height > BLOB_HEIGHT[1] * side)[0]
     large = large[large > 0]

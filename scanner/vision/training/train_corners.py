@@ -306,8 +306,8 @@ def _windows_and_labels(looks: list[tuple[np.ndarray, tuple[tuple[str, str], ...
 CHUNK = 500  # cards drawn from one seed; chunks go to two worker processes
 # One draw in this many is a card through the real read-station path (one look); the
 # others are a face seen three ways (three looks), so a tenth of the looks are the
-# station's. Counted by draws: a test on the count of looks, which grows by three, once
-# never came true, and no station frame was trained on.
+# station's. Counted by draws, not looks: the count of looks grows by three and skips
+# most remainders.
 STATION_EVERY = 4
 
 
