@@ -3,7 +3,10 @@
 Where cards overlap, only their index corners show, so no outline can be found. A printed
 index is a rank glyph with its suit pip just below it, both dark or red ink on white
 stock; whatever way the card lies, the line from the rank to the suit points down the
-card. A glyph that touches a thin line (the frame round a court's picture, the edge of
+card. An index is printed on white stock, so the ink is searched only where the photo,
+looked at every fourth pixel, shows white stock that no card read whole explains: on a
+table of cards lying apart and all read, nothing is left to search. A glyph that touches
+a thin line (the frame round a court's picture, the edge of
 the card lying over it) makes one blob too large for a glyph; such a blob is opened, and
 what that frees is paired with the glyphs found whole. Every pair of ink blobs shaped and
 spaced like that proposes a corner: the window
@@ -81,10 +84,41 @@ class IndexHit:
 def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``;
-    and which of them were freed from a line (``_with_lines_taken_off``)."""
+    and which of them were freed from a line (``_with_lines_taken_off``). Only the parts
+    of the photo holding card stock outside ``skip`` are searched (``_stock_regions``)."""
+    side = max(image.shape[:2])
+    top = _stock_top(image)
+    found_stats, found_centroids, found_freed = [], [], []
+    for x, y, w, h in _stock_regions(image, skip, top):
+        crop = image[y:y + h, x:x + w]
+        inked = _stock_and_ink(crop, side, top)[1]
+        if skip is not None:
+            inked[skip[y:y + h, x:x + w] != 0] = 0
+        # Block-based labelling: the same blobs in the same order as the default, sooner.
+        _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+            inked, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        found = len(stats)
+        stats, centroids = _with_lines_taken_off(labels, stats, centroids,
+                                                 _glyph_sized(stats, side), side)
+        freed = np.arange(len(stats)) >= found
+        keep = _glyph_sized(stats, side)
+        stats, centroids = stats[keep].copy(), centroids[keep] + (x, y)
+        stats[:, :2] += (x, y)
+        found_stats.append(stats)
+        found_centroids.append(centroids)
+        found_freed.append(freed[keep])
+    if not found_stats:
+        return np.empty((0, 5), np.int32), np.empty((0, 2)), np.empty(0, bool)
+    return (np.concatenate(found_stats), np.concatenate(found_centroids),
+            np.concatenate(found_freed))
+
+
+def _stock_and_ink(image: np.ndarray, side: int, top: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which pixels are card stock, and which are ink on it, in a photo (or a part of one)
+    whose long side is ``side`` and whose brightest stock is ``top`` in its darkest
+    channel."""
     h, w = image.shape[:2]
     darkest = cv2.bitwise_not(ink(image))
-    side = max(h, w)
     size = max(3, round(side * 0.012)) | 1
     # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
     paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
@@ -95,7 +129,6 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     # The brightest channel around each pixel: along a row of interleaved B, G, R, a
     # dilation three times as wide, centred on each G, spans the neighbours' channels.
     brightest = cv2.dilate(image.reshape(h, w * 3), np.ones((size, 3 * size), np.uint8))[:, 1::3]
-    (top,) = percentiles(darkest[::4, ::4], (99,))
     light = _light_around(darkest, side)
     # Compared in float32 by OpenCV: numpy's comparisons of whole photos cost more than
     # all the filtering above.
@@ -108,17 +141,82 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     # dims ink and paper alike.
     drop = cv2.subtract(paper, darkest).astype(np.float32)
     inked = cv2.compare(drop, paper_level * np.float32(INK_DROP), cv2.CMP_GE) & stock
+    return stock, inked
+
+
+# Card stock left to search is first sought on the sample taken every this many pixels:
+# most of a table frame is cloth, wood or cards already read whole, and an index is
+# printed on stock, so only the rest is searched at full size.
+STOCK_STEP = 4
+# Each part searched reaches this far beyond its stock, of the photo's long side: as far
+# as the filters above look around a pixel, so that they see there what they would see in
+# the whole photo.
+STOCK_MARGIN = 0.035
+
+
+def _sample(image: np.ndarray) -> np.ndarray:
+    """Every ``STOCK_STEP``-th pixel of every ``STOCK_STEP``-th row: enough to know the
+    stock's level by, and where stock lies."""
+    return np.ascontiguousarray(image[::STOCK_STEP, ::STOCK_STEP])
+
+
+def _stock_top(image: np.ndarray) -> float:
+    """The brightest stock's level in the photo, in its darkest channel."""
+    (top,) = percentiles(cv2.bitwise_not(ink(_sample(image))), (99,))
+    return top
+
+
+def _stock_regions(image: np.ndarray, skip: np.ndarray | None, top: float
+                   ) -> list[tuple[int, int, int, int]]:
+    """Rectangles (x, y, width, height), apart from each other, that hold all the white
+    stock outside ``skip`` big enough to bear an index, found on the photo's ``_sample``;
+    ``top`` is ``_stock_top``."""
+    h, w = image.shape[:2]
+    side = max(h, w)
+    stock = _white(_sample(image), side // STOCK_STEP, top)
     if skip is not None:
-        inked[skip != 0] = 0
-    # Block-based labelling: the same blobs in the same order as the default, sooner.
-    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
-        inked, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    found = len(stats)
-    stats, centroids = _with_lines_taken_off(labels, stats, centroids,
-                                             _glyph_sized(stats, side), side)
-    freed = np.arange(len(stats)) >= found
-    keep = _glyph_sized(stats, side)
-    return stats[keep], centroids[keep], freed[keep]
+        stock[skip[::STOCK_STEP, ::STOCK_STEP] != 0] = 0
+    # A sliver a sampled pixel wide is a read card's rim, never a visible index.
+    stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        stock, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    reach = round(STOCK_MARGIN * side)
+    boxes = [(max(0, x * STOCK_STEP - reach), max(0, y * STOCK_STEP - reach),
+              min(w, (x + bw) * STOCK_STEP + reach), min(h, (y + bh) * STOCK_STEP + reach))
+             for x, y, bw, bh, _ in stats[1:count]]
+    return [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in _merged(boxes)]
+
+
+def _white(image: np.ndarray, side: int, top: float) -> np.ndarray:
+    """Which pixels are themselves white stock, by ``_stock_and_ink``'s measures without
+    its look around each pixel: a pixel on the cloth beside a card is not white, so cards
+    read whole leave no rim of stock around them."""
+    h, w = image.shape[:2]
+    darkest = cv2.bitwise_not(ink(image))
+    brightest = cv2.dilate(image.reshape(h, w * 3), np.ones((1, 3), np.uint8))[:, 1::3]
+    level = darkest.astype(np.float32)
+    return (cv2.compare(level, _light_around(darkest, side) * np.float32(0.75), cv2.CMP_GE)
+            & cv2.compare(level, float(SHADOW_FLOOR * top), cv2.CMP_GE)
+            & cv2.compare(level, brightest.astype(np.float32) * np.float32(NEUTRAL),
+                          cv2.CMP_GE))
+
+
+def _merged(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) merged until no two overlap: a blob is found in one only."""
+    merged: list[tuple[int, int, int, int]] = []
+    for box in boxes:
+        # A box grown by a merge may reach others already kept: it takes them in too.
+        while (k := next((k for k, kept in enumerate(merged) if _overlap(box, kept)),
+                         None)) is not None:
+            other = merged.pop(k)
+            box = (min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]),
+                   max(box[3], other[3]))
+        merged.append(box)
+    return merged
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _glyph_sized(stats: np.ndarray, side: int) -> np.ndarray:

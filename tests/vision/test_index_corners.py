@@ -16,6 +16,8 @@ from scanner.vision.indices import (
     _each_card_once,
     _ink_blobs,
     _pairs,
+    _stock_regions,
+    _stock_top,
     _unclaimed,
     corner_looks,
     second_look_names,
@@ -126,3 +128,43 @@ def test_two_pieces_freed_from_lines_are_never_paired():
     centroids = stats[:, :2] + stats[:, 2:4] / 2
     assert (0, 1) in _pairs(stats, centroids, np.array([True, False]))
     assert _pairs(stats, centroids, np.array([True, True])) == []
+
+
+def two_cards_on_wood() -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """A 1280×720 photo of brown wood with two white cards lying apart, each with an index
+    in its top left corner; the cards' outlines, and the centres of their rank glyphs."""
+    img = np.zeros((720, 1280, 3), np.uint8)
+    img[:] = (40, 80, 140)
+    img[::6] = (30, 60, 110)  # grain
+    outlines, ranks = [], []
+    for x0 in (200, 800):
+        card = np.array([[x0, 200], [x0 + 150, 200], [x0 + 150, 410], [x0, 410]], np.int32)
+        cv2.fillPoly(img, [card], (235, 235, 235))
+        cv2.putText(img, "7", (x0 + 10, 240), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3)
+        cv2.circle(img, (x0 + 22, 262), 9, (20, 20, 20), -1)
+        outlines.append(card)
+        ranks.append(np.array([x0 + 22.0, 226.0]))
+    return img, outlines, ranks
+
+
+def read_whole(shape: tuple[int, ...], outlines: list[np.ndarray]) -> np.ndarray:
+    skip = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(skip, outlines, 1)
+    return skip
+
+
+def test_nothing_is_searched_for_indices_where_every_card_was_read_whole():
+    img, outlines, _ = two_cards_on_wood()
+    assert _stock_regions(img, read_whole(img.shape, outlines), _stock_top(img)) == []
+
+
+def test_a_card_not_read_whole_is_searched_beside_one_that_was():
+    img, outlines, ranks = two_cards_on_wood()
+    skip = read_whole(img.shape, outlines[:1])
+    (x, y, w, h), = _stock_regions(img, skip, _stock_top(img))
+    assert x <= 800 and y <= 200 and x + w >= 950 and y + h >= 410
+    assert x + w < 200 or x > 350  # the card read whole is not searched again
+    _, centroids, _ = _ink_blobs(img, skip)
+    # Blobs found in a part of the photo are placed in the whole photo.
+    assert np.linalg.norm(centroids - ranks[1], axis=1).min() < 4
+    assert np.linalg.norm(centroids - ranks[0], axis=1).min() > 100
