@@ -271,12 +271,14 @@ def second_look(ranks: np.ndarray, suits: np.ndarray) -> tuple[Card | None, floa
     return agreement(a, b, together(mean_ranks, mean_suits))
 
 
-def _faces(cards: list[np.ndarray], reader: CornerReader, letters: str | None, view: str
+def _faces(cards: list[np.ndarray], rank_probs: np.ndarray, suit_probs: np.ndarray,
+           reader: CornerReader, letters: str | None, view: str
            ) -> list[tuple[Card | None, float]]:
+    """What each face says, from its corners' probabilities (``corner_probabilities``)."""
     if not cards:
         return []
-    ranks, suits = corner_beliefs(*reader.probabilities(
-        [w for card in cards for w in corner_windows(card)]), letters)
+    ranks, suits = corner_beliefs(rank_probs.reshape(-1, rank_probs.shape[2]),
+                                  suit_probs.reshape(-1, suit_probs.shape[2]), letters)
     # Per card, its two corners' beliefs (card × corner × belief).
     ranks, suits = ranks.reshape(len(cards), 2, -1), suits.reshape(len(cards), 2, -1)
     t = reader.calibration.thresholds[view]
@@ -334,18 +336,28 @@ def read_station_card(card_img: np.ndarray, profile: DeckProfile | None = None,
 INDEX_SEEN = 0.5
 
 
-def indices_seen(cards: Sequence[np.ndarray], reader: CornerReader, both: bool = True
-                 ) -> list[bool]:
-    """Per canonical card, whether both corners (``both``; else either) show an index,
-    rank and suit: evidence no back can show, however textured a court's picture is."""
-    if not cards:
-        return []
+def corner_probabilities(cards: Sequence[np.ndarray], reader: CornerReader
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Per canonical card, both its corners' probabilities of each of ``RANK_LABELS`` and
+    of ``SUIT_LABELS`` (card × corner × label), in one pass through the net."""
     rank_probs, suit_probs = reader.probabilities(
         [w for card in cards for w in corner_windows(card)])
-    seen = ((rank_probs[:, RANK_LABELS.index(NONE)] < INDEX_SEEN)
-            & (suit_probs[:, SUIT_LABELS.index(NONE)] < INDEX_SEEN))
-    per_card = seen.reshape(len(cards), 2)
-    return [bool(v) for v in (per_card.all(axis=1) if both else per_card.any(axis=1))]
+    return (rank_probs.reshape(len(cards), 2, len(RANK_LABELS)),
+            suit_probs.reshape(len(cards), 2, len(SUIT_LABELS)))
+
+
+def index_shown(rank_probs: np.ndarray, suit_probs: np.ndarray) -> np.ndarray:
+    """Per corner (``corner_probabilities``), whether it shows an index, rank and suit:
+    evidence no back can show, however textured a court's picture is."""
+    return ((rank_probs[..., RANK_LABELS.index(NONE)] < INDEX_SEEN)
+            & (suit_probs[..., SUIT_LABELS.index(NONE)] < INDEX_SEEN))
+
+
+def indices_seen(cards: Sequence[np.ndarray], reader: CornerReader, both: bool = True
+                 ) -> list[bool]:
+    """Per canonical card, whether both corners (``both``; else either) show an index."""
+    seen = index_shown(*corner_probabilities(cards, reader))
+    return [bool(v) for v in (seen.all(axis=1) if both else seen.any(axis=1))]
 
 
 def _read(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None, letters: str | None,
@@ -356,16 +368,22 @@ def _read(card_imgs: Sequence[np.ndarray], profile: DeckProfile | None, letters:
     reader = reader or default_reader()
     cards = [canonical(img) for img in card_imgs]
     textured = [back_confidence(card) for card in cards]
-    asked = [i for i, back in enumerate(textured) if back >= THRESHOLD]
-    indexed = dict(zip(asked, indices_seen([cards[i] for i in asked], reader, both=False),
-                       strict=True))
-    backs = [textured[i] if not indexed.get(i, True) else 0.0 for i in range(len(cards))]
-    faces = [card for card, back in zip(cards, backs, strict=True) if back < THRESHOLD]
+    # Each corner goes through the net once: a textured card's corners tell a back from a
+    # court, and the same beliefs read the court. With a profile, only those are needed.
+    looked = [i for i, back in enumerate(textured) if profile is None or back >= THRESHOLD]
+    rank_probs, suit_probs = corner_probabilities([cards[i] for i in looked], reader)
+    row = {i: k for k, i in enumerate(looked)}
+    seen = index_shown(rank_probs, suit_probs).any(axis=1)
+    backs = [back if back >= THRESHOLD and not seen[row[i]] else 0.0
+             for i, back in enumerate(textured)]
+    faces = [i for i, back in enumerate(backs) if back < THRESHOLD]
     if profile is not None:
-        named = [profile.read(card, letters) for card in faces]
+        named = [profile.read(cards[i], letters) for i in faces]
     else:
         meanings(RANK_LABELS, letters)  # an unknown letter set is refused even with no face
-        named = _faces(faces, reader, letters, view)
+        rows = [row[i] for i in faces]
+        named = _faces([cards[i] for i in faces], rank_probs[rows], suit_probs[rows], reader,
+                       letters, view)
     out, k = [], 0
     for back in backs:
         if back >= THRESHOLD:

@@ -18,9 +18,12 @@ import numpy as np
 import pytest
 
 from scanner.cards import BRIDGE_52, parse_card
+from scanner.vision.backside import back_confidence
 from scanner.vision.corner_net import NET_PATH, CornerReader
+from scanner.vision.index import canonical
 from scanner.vision.indices import find_index_corners
 from scanner.vision.profile import learn, learn_order
+from scanner.vision.reading import THRESHOLD, read_card_images
 from scanner.vision.synthetic import render
 from scanner.vision.table import read_single_card, read_table
 from scanner.vision.training.real_cards import fanned_on_a_table, table_surface
@@ -80,6 +83,30 @@ def test_a_court_card_with_one_index_cut_off_is_still_a_face(anglo, name):
         reading = read_single_card(part)
         assert reading.face == "up"
         assert reading.card in (parse_card(name), None)
+
+
+class CountingReader(CornerReader):
+    """The shipped net, counting the corner windows it is asked to read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.windows = 0
+
+    def probabilities(self, windows, temperature=None):
+        self.windows += len(windows)
+        return super().probabilities(windows, temperature)
+
+
+def test_each_corner_goes_through_the_net_once_even_on_a_court_card(anglo):
+    """A court's picture is textured like a back, so its corners are asked whether they
+    show an index; the same beliefs then name it, rather than a second pass."""
+    cards = [flat(anglo[name]) for name in (*COURTS, "back")]
+    assert any(back_confidence(canonical(card)) >= THRESHOLD for card in cards[:-1])
+    reader = CountingReader()
+    readings = read_card_images(cards, reader=reader)
+    assert reader.windows == 2 * len(cards)
+    assert [r.face for r in readings] == ["up"] * len(COURTS) + ["down"]
+    assert all(r.card in (parse_card(n), None) for n, r in zip(COURTS, readings, strict=False))
 
 
 def test_a_real_back_is_read_as_a_back_never_as_a_face(anglo):
