@@ -3,13 +3,12 @@
 Where cards overlap, only their index corners show, so no outline can be found. A printed
 index is a rank glyph with its suit pip just below it, both dark or red ink on white
 stock; whatever way the card lies, the line from the rank to the suit points down the
-card. An index is printed on white stock, so the ink is searched only where the photo,
-looked at every fourth pixel, shows white stock that no card read whole explains: on a
-table of cards lying apart and all read, nothing is left to search. A glyph that touches
-a thin line (the frame round a court's picture, the edge of
-the card lying over it) makes one blob too large for a glyph; such a blob is opened, and
-what that frees is paired with the glyphs found whole. Every pair of ink blobs shaped and
-spaced like that proposes a corner: the window
+card. The ink is searched only where the photo, looked at every fourth pixel, shows
+white stock that no card read whole explains: on a table of cards lying apart and all
+read, nothing is left to search. A glyph that touches a thin line (the frame round a
+court's picture, the edge of the card lying over it) makes one blob too large for a
+glyph; such a blob is opened, and what that frees is paired with the glyphs found whole.
+Every pair of ink blobs shaped and spaced like that proposes a corner: the window
 around it is cut out turned upright, at the scale the pair gives, exactly as a flattened
 card's corner window would be (``corner_net.WINDOW``), and the corner net reads all the
 proposals in one pass. A proposal is kept only when the net names a card at the score
@@ -53,6 +52,7 @@ SIZE_RATIO = (0.35, 1.6)
 ALIKE = 0.12  # blobs within this share of each other's width, height and ink: two pips
 INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
 LIGHT_REACH = 0.03  # how far to look for the brightest stock, of the photo's long side
+NEAR_LIGHT = 0.75  # stock is at least this share of the brightest stock around it
 SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's brightest
 NEUTRAL = 0.75  # stock's darkest channel at least this share of its brightest: not coloured
 
@@ -91,7 +91,7 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     found_stats, found_centroids, found_freed = [], [], []
     for x, y, w, h in _stock_regions(image, skip, top):
         crop = image[y:y + h, x:x + w]
-        inked = _stock_and_ink(crop, side, top)[1]
+        inked = _ink_on_stock(crop, side, top)
         if skip is not None:
             inked[skip[y:y + h, x:x + w] != 0] = 0
         # Block-based labelling: the same blobs in the same order as the default, sooner.
@@ -113,10 +113,9 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
             np.concatenate(found_freed))
 
 
-def _stock_and_ink(image: np.ndarray, side: int, top: float) -> tuple[np.ndarray, np.ndarray]:
-    """Which pixels are card stock, and which are ink on it, in a photo (or a part of one)
-    whose long side is ``side`` and whose brightest stock is ``top`` in its darkest
-    channel."""
+def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
+    """Which pixels are ink on card stock, in a photo (or a part of one) whose long side
+    is ``side`` and whose brightest stock is ``top`` in its darkest channel."""
     h, w = image.shape[:2]
     darkest = cv2.bitwise_not(ink(image))
     size = max(3, round(side * 0.012)) | 1
@@ -133,15 +132,14 @@ def _stock_and_ink(image: np.ndarray, side: int, top: float) -> tuple[np.ndarray
     # Compared in float32 by OpenCV: numpy's comparisons of whole photos cost more than
     # all the filtering above.
     paper_level = paper.astype(np.float32)
-    stock = (cv2.compare(paper_level, light * np.float32(0.75), cv2.CMP_GE)
+    stock = (cv2.compare(paper_level, light * np.float32(NEAR_LIGHT), cv2.CMP_GE)
              & cv2.compare(paper_level, float(SHADOW_FLOOR * top), cv2.CMP_GE)
              & cv2.compare(paper_level, brightest.astype(np.float32) * np.float32(NEUTRAL),
                            cv2.CMP_GE))
     # Ink is a drop below the paper around it in proportion to that paper: a shadow
     # dims ink and paper alike.
     drop = cv2.subtract(paper, darkest).astype(np.float32)
-    inked = cv2.compare(drop, paper_level * np.float32(INK_DROP), cv2.CMP_GE) & stock
-    return stock, inked
+    return cv2.compare(drop, paper_level * np.float32(INK_DROP), cv2.CMP_GE) & stock
 
 
 # Card stock left to search is first sought on the sample taken every this many pixels:
@@ -188,14 +186,14 @@ def _stock_regions(image: np.ndarray, skip: np.ndarray | None, top: float
 
 
 def _white(image: np.ndarray, side: int, top: float) -> np.ndarray:
-    """Which pixels are themselves white stock, by ``_stock_and_ink``'s measures without
+    """Which pixels are themselves white stock, by ``_ink_on_stock``'s measures without
     its look around each pixel: a pixel on the cloth beside a card is not white, so cards
     read whole leave no rim of stock around them."""
     h, w = image.shape[:2]
     darkest = cv2.bitwise_not(ink(image))
     brightest = cv2.dilate(image.reshape(h, w * 3), np.ones((1, 3), np.uint8))[:, 1::3]
     level = darkest.astype(np.float32)
-    return (cv2.compare(level, _light_around(darkest, side) * np.float32(0.75), cv2.CMP_GE)
+    return (cv2.compare(level, _light_around(darkest, side) * np.float32(NEAR_LIGHT), cv2.CMP_GE)
             & cv2.compare(level, float(SHADOW_FLOOR * top), cv2.CMP_GE)
             & cv2.compare(level, brightest.astype(np.float32) * np.float32(NEUTRAL),
                           cv2.CMP_GE))
