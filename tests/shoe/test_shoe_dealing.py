@@ -3,9 +3,8 @@ stops that never guess, and resuming at the exact card."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
+from shoe_hooks import before_route
 
 from scanner.cards import PINOCHLE_48, Seat, parse_card
 from scanner.events import CardDelivered, CardRead
@@ -96,11 +95,8 @@ def test_a_machine_fault_stops_and_the_deal_resumes_at_the_exact_card(
     cards = bridge_deck(7)
     sim = simulator(cards)
     jammed = []
-
-    def arm_after_some_cards(shoe):
-        threading.Timer(0.05, lambda: jammed.append(sim.control(fault))).start()
-
-    first = run_deal(sim.serial_url, sim.control_address, on_shoe=arm_after_some_cards)
+    first = run_deal(sim.serial_url, sim.control_address,
+                     on_shoe=before_route(5, lambda: jammed.append(sim.control(fault))))
     assert first.status == "stopped" and first.resumable
     assert jammed == ["ok"]
     sim.control("clearjam")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from shoe_hooks import before_route
 
 from scanner.events import CardRead, MachineFault
 from scanner.log import EventLog
@@ -81,20 +82,9 @@ def test_dropped_duplicated_and_reordered_frames_never_misroute(
 
 
 def at_route(number, action, delay=0.0):
-    """An ``on_shoe`` hook: ``action`` runs ``delay`` s after the driver starts route ``number``
-    (so the fault lands mid-deck however fast the target deals)."""
-    def hook(shoe):
-        route = shoe.route
-        calls = []
-
-        def counted_route(pocket):
-            calls.append(pocket)
-            if len(calls) == number:
-                threading.Timer(delay, action).start()
-            return route(pocket)
-
-        shoe.route = counted_route
-    return hook
+    """An ``on_shoe`` hook: ``action`` runs ``delay`` s after the driver starts route ``number``,
+    beside the deal rather than before it."""
+    return before_route(number, lambda: threading.Timer(delay, action).start())
 
 
 @pytest.mark.parametrize("shoe_target", FIRMWARE, indirect=True)
@@ -112,18 +102,9 @@ def test_a_link_that_goes_away_for_two_seconds_mid_deck_is_survived(
 def arm_before_route(number, control, line):
     """An ``on_shoe`` hook: send ``line`` to the control channel, and wait for its answer, just
     before the driver sends route ``number``."""
-    def hook(shoe):
-        route = shoe.route
-        calls = []
-
-        def armed_route(pocket):
-            calls.append(pocket)
-            if len(calls) == number:
-                assert control.command(line) == line
-            return route(pocket)
-
-        shoe.route = armed_route
-    return hook
+    def arm():
+        assert control.command(line) == line
+    return before_route(number, arm)
 
 
 RESET_ROUTE = 10
