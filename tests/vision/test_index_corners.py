@@ -15,6 +15,7 @@ from scanner.vision.indices import (
     IndexHit,
     _each_card_once,
     _ink_blobs,
+    _merged,
     _pairs,
     _stock_regions,
     _stock_top,
@@ -168,3 +169,10 @@ def test_a_card_not_read_whole_is_searched_beside_one_that_was():
     # Blobs found in a part of the photo are placed in the whole photo.
     assert np.linalg.norm(centroids - ranks[1], axis=1).min() < 4
     assert np.linalg.norm(centroids - ranks[0], axis=1).min() > 100
+
+
+def test_parts_to_search_are_merged_until_none_overlap():
+    """A box grown by one merge may reach one kept before it: that one joins too, so no
+    blob is found in two parts."""
+    boxes = [(0, 0, 10, 10), (20, 0, 30, 10), (8, 0, 22, 10), (50, 50, 60, 60)]
+    assert sorted(_merged(boxes)) == [(0, 0, 30, 10), (50, 50, 60, 60)]
