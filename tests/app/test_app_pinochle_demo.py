@@ -4,6 +4,7 @@ card reader land on the live table, rule by rule, until the score sheet grows.""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from scanner.app.pinochle_demo import DemoPace, PinochleDemo
 from scanner.live import LiveTable
@@ -11,6 +12,9 @@ from scanner.log import EventLog
 from scanner.pinochle.live_game import PinochleGame
 
 FAST = DemoPace(card_motion_s=0.0, call_s=0.0, pause_s=0.01, expose_every=2)
+# The redeal banner stays up from the exposure until the demo acts on it, a pause later: half
+# a second, so that the test, woken by each change, sees it however fast the machine deals.
+BANNER_SHOWN = replace(FAST, pause_s=0.5)
 
 
 def wait_until(table: LiveTable, done, timeout: float = 120.0) -> dict:
@@ -27,7 +31,7 @@ def test_the_scripted_demo_scores_hands_and_shows_a_redeal_after_an_exposure(tmp
     db = tmp_path / "demo.sqlite"
     game = PinochleGame()
     table = LiveTable(lambda: EventLog(db), game)
-    demo = PinochleDemo(table, game, db, mode="auto", pace=FAST).start()
+    demo = PinochleDemo(table, game, db, mode="auto", pace=BANNER_SHOWN).start()
     banners = []
     try:
         snapshot = wait_until(table, lambda s: (banners.append(s["banner"]) or
