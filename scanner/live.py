@@ -30,6 +30,12 @@ class ActionRefused(Exception):
         self.rule = rule
 
 
+class TableBusy(ActionRefused):
+    """An action refused because the table changed under it at every check: cards arriving
+    as fast as it could be checked against them. Nothing changed; unlike a refusal by the
+    rules, the same action may simply be tried again."""
+
+
 class MalformedAction(ValueError):
     """An action whose name or parameters are not understood; the message names the field."""
 
@@ -200,7 +206,7 @@ class LiveTable:
                             "it still stands") from None
                     continue
                 return self._version, self._game.snapshot(self._state)
-            raise ActionRefused(f"the table is changing too fast to check {action!r} against "
+            raise TableBusy(f"the table is changing too fast to check {action!r} against "
                                 "it: nothing was logged; try again")
 
     def record(self, events: Iterable[Event], key: str | None = None) -> int:

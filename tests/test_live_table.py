@@ -12,7 +12,7 @@ import pytest
 
 from scanner.cards import PINOCHLE_48, Seat
 from scanner.events import CardDelivered, HandStarted
-from scanner.live import ActionRefused, LiveTable, MalformedAction
+from scanner.live import ActionRefused, LiveTable, MalformedAction, TableBusy
 from scanner.log import EventLog, LogConflict
 from scanner.pinochle.live_game import PinochleGame
 
@@ -140,6 +140,46 @@ def test_an_action_is_checked_again_when_only_cards_came_in_meanwhile(db):
     with EventLog(db) as log:
         assert [e.type for _, e in log.replay()] == ["hand-started", "card-delivered",
                                                      "card-exposed"]
+
+
+class DealingMeanwhile(PinochleGame):
+    """While ``dealing``, the shoe delivers another card each time an action is checked,
+    before the action can be logged."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__()
+        self.shoe_log = EventLog(db, session=SESSION)
+        self.cards = iter(enumerate(PINOCHLE_48.cards()))
+        self.dealing = False
+
+    def command(self, state, action, params):
+        events = super().command(state, action, params)
+        if self.dealing:
+            number, card = next(self.cards)
+            self.shoe_log.append(CardDelivered(card, Seat.E), key=f"deal-1/card-{number}")
+        return events
+
+
+def test_an_action_cards_keep_arriving_under_is_refused_as_busy_and_stands_when_repeated(db):
+    """The table says "try again" rather than log an action checked against a state it no
+    longer is; the demo's operator, reporting an exposure mid-deal, does try again."""
+    game = DealingMeanwhile(db)
+    table = LiveTable(lambda: EventLog(db, session=SESSION), game, follow_interval=3600)
+    try:
+        table.act("next-hand", {})
+        game.dealing = True
+        with pytest.raises(TableBusy, match="changing too fast") as busy:
+            table.act("expose", {"card": "QS", "seat": "E"})
+        assert isinstance(busy.value, ActionRefused)
+        game.dealing = False
+        table.act("expose", {"card": "QS", "seat": "E"})
+        assert table.snapshot()[1]["banner"]["status"] == "redeal-same-dealer"
+    finally:
+        table.close()
+        game.shoe_log.close()
+    with EventLog(db) as log:
+        kinds = [e.type for _, e in log.replay()]
+    assert kinds.count("card-exposed") == 1 and kinds[-1] == "card-exposed"
 
 
 def test_the_live_table_bench_still_runs_against_the_live_table_as_it_is(tmp_path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..cards import PINOCHLE_48, Card, Seat
 from ..events import HandStarted
-from ..live import LiveTable
+from ..live import LiveTable, TableBusy
 from ..log import EventLog
 from ..pinochle.live_game import DEMO_MODES, REDEAL_STATUSES, PinochleGame, hand_verdict
 from ..shoe.deal_plan import LiveDeal
@@ -152,7 +152,10 @@ class PinochleDemo(RigDemo):
             if hand is None or hand.dealer != dealer or hand.phase not in ("deal", "redeal"):
                 continue
             if sum(len(cards) for cards in hand.cards.values()) >= half:
-                self.table.act("expose", {"card": str(card), "seat": dealer.left.value})
+                try:
+                    self.table.act("expose", {"card": str(card), "seat": dealer.left.value})
+                except TableBusy:
+                    continue  # cards were still landing: the operator reports it again
                 return
 
     def _auction(self) -> None:
