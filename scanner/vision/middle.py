@@ -20,11 +20,11 @@ from .glyphs import GlyphMatch, GlyphModel, agreed, default_model
 from .pips import pip_matches_of
 
 PIP_SURE = 0.95  # how sure all the pips together must be of their suit to count
-# How sure a court card's one pip must be of its suit to settle which of two suits its
-# corners split between. On the tuning styles' calibration cards no court pip was read as
-# a wrong suit above 0.80 (always a heart, turned, taken for a spade); right ones reach
-# 0.85 four times in five.
-COURT_PIP_SURE = 0.85
+# How sure the one pip of a court card or an ace must be of its suit to settle which of
+# two suits its corners split between. On the tuning styles' calibration cards no court
+# pip was read as a wrong suit above 0.80 (always a heart, turned, taken for a spade);
+# right ones reach 0.85 four times in five. An ace's pip is the largest on any card.
+LONE_PIP_SURE = 0.85
 PIPS_OF_RANK = MappingProxyType({
     Rank.A: 1, Rank.T: 10, Rank.R9: 9, Rank.R8: 8, Rank.R7: 7, Rank.R6: 6, Rank.R5: 5,
     Rank.R4: 4, Rank.R3: 3, Rank.R2: 2})
@@ -35,12 +35,13 @@ COURT_PIPS = 2  # a court card's picture holds a pip or two, never a field of th
 class Middle:
     """The suit all the middle's pips agree on surely (None if they do not), how many
     pip-sized shapes it holds, how many of those look like a suit's pip, and the suit of
-    the one pip a court card's picture holds, when that is all the middle shows."""
+    the one pip an ace or a court card's picture holds, when that is all the middle
+    shows."""
 
     suit: Suit | None
     shapes: int
     pips: int
-    court_suit: Suit | None = None  # the suit of a lone pip, sure as ``COURT_PIP_SURE``
+    lone_suit: Suit | None = None  # the suit of a lone pip, sure as ``LONE_PIP_SURE``
 
     def fits(self, rank: Rank) -> bool:
         """Whether the middle fits the rank: exactly a number card's count of pips, or no
@@ -64,18 +65,18 @@ class Middle:
 
     def vetoes(self, card: Card) -> bool:
         """Whether the middle forbids naming the card: it shows another suit for the card's
-        rank (``suit_for``: a court card's lone pip counts), or the card is a court card
-        and the middle holds a field of pips. A number card's count is no veto: a blurred
-        pip missed or two merged would stop right reads."""
+        rank (``suit_for``: the lone pip of an ace or a court card counts), or the card is
+        a court card and the middle holds a field of pips. A number card's count is no
+        veto: a blurred pip missed or two merged would stop right reads."""
         seen = self.suit_for(card.rank)
         return ((seen is not None and seen != card.suit)
                 or (card.rank not in PIPS_OF_RANK and not self.fits(card.rank)))
 
     def suit_for(self, rank: Rank) -> Suit | None:
-        """The suit the middle shows for a card of this rank: a court card's lone pip
-        counts at its own sureness."""
-        if self.suit is None and rank not in PIPS_OF_RANK:
-            return self.court_suit
+        """The suit the middle shows for a card of this rank: the lone pip of a court card
+        or of an ace counts at its own sureness."""
+        if self.suit is None and (rank not in PIPS_OF_RANK or rank == Rank.A):
+            return self.lone_suit
         return self.suit
 
 
@@ -95,6 +96,6 @@ def _middle(matches: list[GlyphMatch]) -> Middle:
     shape = agreed(matches)
     suit = shape.meaning if shape is not None and shape.confidence >= PIP_SURE else None
     named = [m for m in matches if m.meaning is not None]
-    lone = named[0].meaning if len(named) == 1 and named[0].confidence >= COURT_PIP_SURE else None
+    lone = named[0].meaning if len(named) == 1 and named[0].confidence >= LONE_PIP_SURE else None
     return Middle(suit if isinstance(suit, Suit) else None, len(matches), len(named),
                   lone if isinstance(lone, Suit) else None)

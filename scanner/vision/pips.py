@@ -21,10 +21,13 @@ from .levels import histogram, histogram_percentiles
 
 _FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
 _PIP_HEIGHT = (0.06, 0.3)  # of the card height
-_MAX_ASPECT = 1.8  # pips are about as wide as tall; stripes and frame lines are not
+# Pips are about as wide as tall, stripes and frame lines are not; a narrow diamond cut
+# out at its blurred edges reaches 1.8.
+_MAX_ASPECT = 2.2
 # Pips this close to the middle row (the ace, a court card's pip, the middle pip of a 3)
 # are upright only if the card is; such a pip is compared both ways up.
 _MIDDLE = (0.44, 0.56)
+_AROUND_A_PIP = cv2.getStructuringElement(cv2.MORPH_RECT, (41, 41))  # canonical pixels
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,13 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
     if high - low < 40:
         return []
     _, binary = cv2.threshold(amount, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    # A glare spot lifts the paper and the pips under it alike, and one threshold for the
+    # whole field loses those pips. Measured above the paper around it (a top-hat wider
+    # than a number card's pip), such a pip stands out as the others do; a larger pip (an
+    # ace's) is found whole by the first threshold.
+    lifted = cv2.morphologyEx(amount, cv2.MORPH_TOPHAT, _AROUND_A_PIP)
+    _, local = cv2.threshold(lifted, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    binary = cv2.bitwise_or(binary, local)
     # A club's lobes meet at a pixel or two; thresholded, the top lobe parts from the rest
     # and neither piece is pip-sized. Pips stand several pixels apart, so closing a
     # one-pixel gap joins no two of them.

@@ -209,6 +209,19 @@ _SUIT_PLAUSIBLE = 0.2  # the corners' mean belief in a suit the middle settles
 # How sure a corner must be of a number card for its middle's pips to settle it: a worn
 # 8 read as a 5 at 0.54, over a middle that counted five of its eight pips, was named so.
 MIDDLE_SETTLES = 0.9
+# As sure when both corners name the card: a second index named alike is a witness a
+# single corner lacks.
+BOTH_SETTLE = THRESHOLD
+
+
+def _settled(sure: CardScores, other: CardScores, middle: Middle, t: Thresholds) -> bool:
+    """Whether a middle that shows exactly ``sure``'s card settles it: both corners name
+    it, or ``sure`` names it surely while the other is unsure of anything or names a card
+    the middle rules out."""
+    if other.card == sure.card:
+        return sure.score >= BOTH_SETTLE
+    return sure.score >= MIDDLE_SETTLES and (other.score <= t.other
+                                             or middle.rules_out(other.card))
 
 
 def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
@@ -218,23 +231,21 @@ def weigh_the_middle(middle: Middle, named: Card | None, confidence: float,
 
     A named card the middle forbids (``Middle.vetoes``) is not named. An abstention is
     settled when a corner names a number card and the middle shows exactly its pips in its
-    suit, while the other corner names it too, is unsure of anything, or names a card the
-    middle rules out (an 8 whose other index blurred into a jack, with eight pips in the
-    middle); or when the corners agree surely on the rank (``ranks``, rows per corner), the
-    middle fits that rank, and the suit it shows for that rank (a court card's lone pip
-    counts) is one a corner holds likeliest (``suits``): corners split between a jack of
-    spades and one of clubs are settled by the jack's pip.
+    suit, while the other corner names it too (``_settled``), is unsure of anything, or
+    names a card the middle rules out (an 8 whose other index blurred into a jack, with
+    eight pips in the middle); or when the corners agree surely on the rank (``ranks``, rows
+    per corner), the middle fits that rank, and the suit it shows for that rank (the lone
+    pip of an ace or a court card counts) is one a corner holds likeliest (``suits``):
+    corners split between a jack of spades and one of clubs are settled by the jack's pip.
     """
     if named is not None:
         if middle.vetoes(named):
             return None, min(confidence, THRESHOLD - 1e-3)
         return named, confidence
-    if middle.suit is None and middle.court_suit is None:
+    if middle.suit is None and middle.lone_suit is None:
         return None, confidence
     for sure, other in sorted(((a, b), (b, a)), key=lambda pair: pair[0].score, reverse=True):
-        if (sure.score >= MIDDLE_SETTLES and middle.shows(sure.card)
-                and (other.card == sure.card or other.score <= t.other
-                     or middle.rules_out(other.card))):
+        if middle.shows(sure.card) and _settled(sure, other, middle, t):
             return sure.card, sure.score
     best = ranks.argmax(axis=1)
     rank, rank_score = _agreement(int(best[0]), float(ranks[0, best[0]]),

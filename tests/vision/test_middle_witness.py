@@ -11,7 +11,8 @@ import pytest
 from scanner.cards import Card, Rank, Suit, parse_card
 from scanner.vision.corner_net import WINDOW, Thresholds
 from scanner.vision.index import CANONICAL_SIZE, canonical
-from scanner.vision.middle import Middle, look_at_middle
+from scanner.vision.middle import PIPS_OF_RANK, Middle, look_at_middle
+from scanner.vision.pips import centre_pips
 from scanner.vision.reading import (
     MIDDLE_ALWAYS,
     CardScores,
@@ -161,33 +162,97 @@ def test_a_middle_with_another_count_of_pips_settles_nothing():
                             ranks, suits, STATION)[0] is None
 
 
+def test_both_corners_naming_the_card_its_middle_shows_settle_it_short_of_one_sure_corner():
+    # A held-out 8D under a lamp: one index read 0.81, the other half lost to the glare
+    # (0.35 an 8, 0.24 a jack); too unsure of the rank alone for the station's thresholds.
+    (a, b), ranks, suits = corners("8", {"D": 0.99}, {"D": 0.99})
+    ranks[0, RANKS.index(Rank("8"))] = 0.81
+    ranks[1, RANKS.index(Rank("8"))] = 0.35
+    ranks[1, RANKS.index(Rank("J"))] = 0.24
+    a, b = CardScores(parse_card("8D"), 0.81), CardScores(parse_card("8D"), 0.35)
+    strict = Thresholds(agree=0.99, single=0.9995, other=0.3)
+    named, confidence = weigh_the_middle(look_at_middle(face("8D")), None, 0.49, a, b,
+                                         ranks, suits, strict)
+    assert named == parse_card("8D")
+    assert confidence >= 0.5
+
+
+def test_both_corners_naming_a_card_settle_nothing_when_neither_leans_to_it_surely():
+    (a, b), ranks, suits = corners("8", {"D": 0.99}, {"D": 0.99})
+    ranks *= 0.45 / 0.97  # unsure of the rank too
+    a, b = CardScores(parse_card("8D"), 0.45), CardScores(parse_card("8D"), 0.35)
+    assert weigh_the_middle(look_at_middle(face("8D")), None, 0.45, a, b,
+                            ranks, suits, STATION)[0] is None
+
+
+def test_both_corners_naming_a_card_settle_nothing_when_its_middle_shows_another_count():
+    (a, b), ranks, suits = corners("5", {"D": 0.99}, {"D": 0.99})
+    a, b = CardScores(parse_card("5D"), 0.89), CardScores(parse_card("5D"), 0.38)
+    assert weigh_the_middle(look_at_middle(face("6D")), None, 0.49, a, b,
+                            ranks, suits, STATION)[0] is None
+
+
+def glare_over(card: np.ndarray, centre: tuple[float, float], gain: float) -> np.ndarray:
+    """A lamp's round glare spot (``gain`` at its centre, as fractions of the card) added
+    to a canonical card, as the renderer's glare is."""
+    h, w = card.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = 0.12 * w
+    spot = gain * np.exp(-((xx - centre[0] * w) ** 2 + (yy - centre[1] * h) ** 2) / (2 * r * r))
+    return cv2.add(card.astype(np.float32), cv2.merge([spot] * 3), dtype=cv2.CV_8U)
+
+
+@pytest.mark.parametrize("card", ["9H", "5D", "TD"])
+def test_a_pip_under_a_lamps_glare_is_still_counted(card):
+    clear = face(card)
+    under_glare = glare_over(clear, centre_pips(clear)[0].centre, 120)
+    middle = look_at_middle(under_glare)
+    assert middle.shapes == PIPS_OF_RANK[parse_card(card).rank]
+    assert middle.suit == parse_card(card).suit
+
+
+def test_a_narrow_diamond_is_counted_as_a_pip():
+    # Diamonds 17 px wide and 31 tall, as a narrow design's look once thresholded.
+    card = np.full((CANONICAL_SIZE[1], CANONICAL_SIZE[0], 3), 245, np.uint8)
+    for x, y in ((80, 80), (160, 80), (120, 180), (80, 280), (160, 280)):
+        diamond = np.array([(x, y - 15), (x + 8, y), (x, y + 15), (x - 8, y)], np.int32)
+        cv2.fillPoly(card, [diamond], (30, 60, 220))
+    assert look_at_middle(card).shapes == 5
+
+
 def test_a_court_card_is_vetoed_by_a_middle_holding_a_field_of_pips():
     # Both indices of an 8 blurred into a jack; no jack's picture holds eight hearts.
     assert_vetoed(look_at_middle(face("8H")), "JH", "J", "H")
 
 
 def test_a_court_card_middle_shows_the_suit_of_its_lone_pip():
-    assert look_at_middle(face("JS")).court_suit == Suit.S
-    assert look_at_middle(face("KH")).court_suit == Suit.H
+    assert look_at_middle(face("JS")).lone_suit == Suit.S
+    assert look_at_middle(face("KH")).lone_suit == Suit.H
 
 
 def test_corners_split_between_two_suits_of_a_court_card_are_settled_by_its_pip():
     assert_settled("JS", {"S": 0.9, "C": 0.1}, {"C": 0.8, "S": 0.2})
 
 
-def test_a_lone_pip_at_a_court_pips_sureness_settles_no_ace():
-    (a, b), ranks, suits = corners("A", {"S": 0.9, "C": 0.1}, {"C": 0.8, "S": 0.2})
-    middle = Middle(None, shapes=1, pips=1, court_suit=Suit.S)
-    assert weigh_the_middle(middle, None, 0.49, a, b, ranks, suits, STATION)[0] is None
+def test_corners_split_between_two_suits_of_an_ace_are_settled_by_its_lone_pip():
+    # A held-out AC: one index read 0.73 club and 0.26 spade; the ace's pip 0.90 club.
+    (a, b), ranks, suits = corners("A", {"C": 0.73, "S": 0.26}, {"C": 0.97, "S": 0.03})
+    middle = Middle(None, shapes=1, pips=1, lone_suit=Suit.C)
+    assert weigh_the_middle(middle, None, 0.49, a, b, ranks, suits, STATION)[0] == \
+        parse_card("AC")
+
+
+def test_an_ace_is_vetoed_by_its_lone_pip_of_another_suit():
+    assert_vetoed(Middle(None, shapes=1, pips=1, lone_suit=Suit.C), "AS", "A", "S")
 
 
 def test_a_court_card_is_vetoed_by_its_lone_pip_of_another_suit():
-    assert_vetoed(Middle(None, shapes=3, pips=1, court_suit=Suit.C), "QS", "Q", "S")
+    assert_vetoed(Middle(None, shapes=3, pips=1, lone_suit=Suit.C), "QS", "Q", "S")
 
 
 def test_the_clubs_of_a_court_card_picture_are_found_as_one_pip():
-    assert look_at_middle(face("JC")).court_suit == Suit.C
-    assert look_at_middle(face("QC")).court_suit == Suit.C
+    assert look_at_middle(face("JC")).lone_suit == Suit.C
+    assert look_at_middle(face("QC")).lone_suit == Suit.C
 
 
 def test_every_spade_or_club_read_from_a_table_photo_is_checked_against_its_middle():
