@@ -21,8 +21,8 @@ from .levels import histogram, histogram_percentiles
 
 _FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
 _PIP_HEIGHT = (0.06, 0.3)  # of the card height
-# Pips are about as wide as tall, stripes and frame lines are not; a narrow diamond cut
-# out at its blurred edges reaches 1.8.
+# Pips are about as wide as tall, stripes and frame lines are not; a narrow design's
+# diamond, cut out at its blurred edges, can be 1.8 times as tall as it is wide.
 _MAX_ASPECT = 2.2
 # Pips this close to the middle row (the ace, a court card's pip, the middle pip of a 3)
 # are upright only if the card is; such a pip is compared both ways up.

@@ -193,8 +193,9 @@ def test_both_corners_naming_a_card_settle_nothing_when_its_middle_shows_another
 
 
 def glare_over(card: np.ndarray, centre: tuple[float, float], gain: float) -> np.ndarray:
-    """A lamp's round glare spot (``gain`` at its centre, as fractions of the card) added
-    to a canonical card, as the renderer's glare is."""
+    """A canonical card under a lamp's round glare spot, placed at ``centre`` (fractions of
+    the card's width and height) and adding ``gain`` there, shaped as the renderer's glare
+    (``perturb_glare``), which places its spot at random."""
     h, w = card.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     r = 0.12 * w
