@@ -605,16 +605,52 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
     readings = read_card_images(cards, profile=profile, letters=letters, reader=reader)
     found = [Detection(r.face, r.card, r.confidence, outline)
              for r, outline in zip(readings, outlines, strict=True)]
+    # A back far larger than its neighbours is searched for indices as an unread face is;
+    # a back shows none, so one found inside makes it faces.
+    large = backs_twice_their_neighbours(readings, outlines)
     named = Counter(d.card for d in found if d.card is not None)
-    known = [d.outline for d in found if d.card is not None or d.face == "down"]
-    unread = [d.outline for d in found if d.card is None and d.face == "up"]
+    known = [d.outline for i, d in enumerate(found)
+             if d.card is not None or (d.face == "down" and i not in large)]
+    unread = [d.outline for i, d in enumerate(found)
+              if (d.card is None and d.face == "up") or i in large]
     for hit in find_index_corners(frame, letters, copies, reader=reader, known=known,
                                   unread=unread):
         if named[hit.card] >= copies:
             continue
         named[hit.card] += 1
         found.append(Detection("up", hit.card, hit.score, hit.corner, "corner"))
+    for i in large:
+        if any(contains(found[i].outline, d.outline.mean(axis=0))
+               for d in found[len(outlines):]):
+            found[i] = Detection("up", None, 0.0, found[i].outline)
     return found
+
+
+# Area, at least, over the cards read beside it at which an outline read as a back may hold
+# two cards: two lying edge to edge make one outline about twice a card's area.
+TWO_CARDS = 1.7
+NEIGHBOURS = 3  # cards read whole nearest an outline: at its depth in an oblique photo
+
+
+def backs_twice_their_neighbours(readings: list[Reading], outlines: list[np.ndarray]
+                                 ) -> list[int]:
+    """Which outlines read as backs are far larger than the cards read beside them. Every
+    card at a table is the same size, and an outline's nearest neighbours lie at its depth;
+    one about twice theirs may be two face-up cards lying edge to edge. With a court
+    card's picture beside a number card's pips such an outline is textured all over, and
+    its corners hold no index the right way up, so it reads as a back."""
+    areas = [cv2.contourArea(o.reshape(-1, 1, 2).astype(np.float32)) for o in outlines]
+    centres = [o.mean(axis=0) for o in outlines]
+    whole = [i for i, r in enumerate(readings) if r.card is not None]
+    if len(whole) < NEIGHBOURS:
+        return []
+    large = []
+    for i, reading in enumerate(readings):
+        if reading.face == "down":
+            nearest = sorted(whole, key=lambda j: float(np.linalg.norm(centres[j] - centres[i])))
+            if areas[i] >= TWO_CARDS * float(np.median([areas[j] for j in nearest[:NEIGHBOURS]])):
+                large.append(i)
+    return large
 
 
 def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
