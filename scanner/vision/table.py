@@ -661,9 +661,10 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
 
     The largest card the table locator finds is read; a frame where it finds none is
     handed to the read station, whose dark window it may be. Where neither names a card,
-    the picture itself is read as the card, as a tight crop is (turned portrait); and
-    failing that, the card's index corners are looked for anywhere in the picture
-    (``indices``): both must show, and nothing else be named.
+    the picture itself is read as the card, as a tight crop is (turned portrait), and
+    then the card filling it straightened (``card_filling``: a crop cut round a card
+    lying a little turned); and failing that, the card's index corners are looked for
+    anywhere in the picture (``indices``): both must show, and nothing else be named.
     """
     photo = bgr_frame(photo)
     outlines = locate_cards(photo)
@@ -684,6 +685,12 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
     [whole] = read_card_images([picture], profile=profile, letters=letters, reader=reader)
     if whole.card is not None:
         return whole
+    filling = card_filling(photo)
+    if filling is not None:
+        [straight] = read_card_images([rectify(photo, filling, CANONICAL_SIZE)],
+                                      profile=profile, letters=letters, reader=reader)
+        if straight.card is not None:
+            return straight
     if (found.face == "down" and share >= FRAME_SHARE
             and indices_seen([canonical(picture)], reader or default_reader(), both=False)[0]):
         # What the locator took for a back is a court card's framed picture, much of a
@@ -696,6 +703,44 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
         if hit is not None:
             return Reading("up", hit.card, hit.score)
     return found
+
+
+# Share of a picture, at least, that the rectangle round a card filling it takes.
+FILLING = 0.5
+# The table round a card is darker than its stock: at most this share of the stock's level
+# (after white balance, on the darkest channel, so a wood or a cloth of any colour is dark).
+TABLE_UNDER_STOCK = 0.75
+
+
+def card_filling(picture: np.ndarray) -> np.ndarray | None:
+    """The outline (4×2 float32, clockwise) of a card filling most of the picture, turned a
+    little, as a crop cut to its bounding box leaves it: the least rectangle round the
+    largest patch of bright stock, though its corners touch or pass the picture's edges
+    (the locator takes no region that touches them, since the table does). There is table
+    in at least two of the picture's corners, darker than the stock; the rectangle is
+    card-shaped and fills at least ``FILLING`` of the picture. Else None."""
+    small, scale = _shrink(picture)
+    level = _white_balanced_stock(small)
+    _, stock = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(stock)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    card = labels == largest
+    if not card.any() or card.all():
+        return None
+    h, w = card.shape
+    if sum(not card[y, x] for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1))) < 2:
+        return None
+    if np.median(level[~card]) > TABLE_UNDER_STOCK * np.median(level[card]):
+        return None
+    points = np.column_stack(np.nonzero(card)[::-1]).astype(np.float32)
+    rect = cv2.minAreaRect(cv2.convexHull(points))
+    (_, _), (rw, rh), _ = rect
+    if (rw * rh < FILLING * h * w
+            or not ASPECT_RANGE[0] <= min(rw, rh) / max(rw, rh, 1.0) <= ASPECT_RANGE[1]):
+        return None
+    return (order_clockwise(cv2.boxPoints(rect)) / scale).astype(np.float32)
 
 
 # Share of a picture, at least, that a court card's framed picture takes in a tight crop of

@@ -25,7 +25,7 @@ from scanner.vision.indices import find_index_corners
 from scanner.vision.profile import learn, learn_order
 from scanner.vision.reading import THRESHOLD, read_card_images
 from scanner.vision.synthetic import render
-from scanner.vision.table import read_single_card, read_table
+from scanner.vision.table import card_filling, read_single_card, read_table
 from scanner.vision.training.real_cards import fanned_on_a_table, table_surface
 from scanner.vision.training.svg_decks import _render, card_ids
 
@@ -52,8 +52,10 @@ def flat(bgra: np.ndarray) -> np.ndarray:
     return (bgra[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
 
 
-def on_a_table(bgra: np.ndarray, degrees: float, seed: int) -> np.ndarray:
-    """The card lying on a table in a 1600×1200 photo, turned ``degrees``."""
+def laid_on_a_table(bgra: np.ndarray, degrees: float, seed: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The card lying on a table in a 1600×1200 photo, turned ``degrees``, and its
+    outline there."""
     rng = np.random.default_rng(seed)
     photo = table_surface(rng, 1200, 1600)
     h, w = bgra.shape[:2]
@@ -61,7 +63,13 @@ def on_a_table(bgra: np.ndarray, degrees: float, seed: int) -> np.ndarray:
     half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float64) * scale / 2
     a = np.deg2rad(degrees)
     quad = half @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + (800, 600)
-    return render.place_card(photo, flat(bgra), bgra[..., 3], quad.astype(np.float32))
+    quad = quad.astype(np.float32)
+    return render.place_card(photo, flat(bgra), bgra[..., 3], quad), quad
+
+
+def on_a_table(bgra: np.ndarray, degrees: float, seed: int) -> np.ndarray:
+    """The card lying on a table in a 1600×1200 photo, turned ``degrees``."""
+    return laid_on_a_table(bgra, degrees, seed)[0]
 
 
 @pytest.mark.parametrize("name", COURTS)
@@ -134,6 +142,33 @@ def test_a_photo_of_a_card_on_a_table_is_read_at_any_rotation(anglo, degrees):
     truth = [parse_card(name) for name in PIPS]
     assert all(r.card in (t, None) for r, t in zip(readings, truth, strict=True))
     assert sum(r.card == t for r, t in zip(readings, truth, strict=True)) >= len(PIPS) - 1
+
+
+def cut_round(bgra: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """A picture cut to the box round the card lying turned on a table, so that its
+    corners touch the picture's edges, and the card's outline in that picture."""
+    photo, quad = laid_on_a_table(bgra, degrees, seed=5)
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+    return photo[y0:y1, x0:x1], quad - (x0, y0)
+
+
+@pytest.mark.parametrize("degrees", [8, -13, 21])
+def test_a_card_cut_round_turned_is_outlined_though_it_touches_every_edge(anglo, degrees):
+    for name in ("QS", "7D"):
+        picture, truth = cut_round(anglo[name], degrees)
+        outline = card_filling(picture)
+        assert outline is not None
+        # The same corners, in any order: at most 2% of the card's height off.
+        off = np.linalg.norm(outline[:, None, :] - truth[None, :, :], axis=2).min(axis=1)
+        assert off.max() < 0.02 * 600
+        assert read_single_card(picture).card == parse_card(name)
+
+
+def test_no_card_fills_a_picture_of_the_table_or_of_a_card_lying_small_on_it(anglo):
+    table = table_surface(np.random.default_rng(2), 600, 800)
+    assert card_filling(table) is None
+    assert card_filling(on_a_table(anglo["7D"], 15, seed=2)) is None
 
 
 def fanned(cards: list[np.ndarray], seed: int, spread: float = 80.0) -> np.ndarray:
