@@ -639,11 +639,11 @@ def backs_twice_their_neighbours(readings: list[Reading], outlines: list[np.ndar
     one about twice theirs may be two face-up cards lying edge to edge. With a court
     card's picture beside a number card's pips such an outline is textured all over, and
     its corners hold no index the right way up, so it reads as a back."""
+    whole = [i for i, r in enumerate(readings) if r.card is not None]
+    if len(whole) < NEIGHBOURS or not any(r.face == "down" for r in readings):
+        return []
     areas = [cv2.contourArea(o.reshape(-1, 1, 2).astype(np.float32)) for o in outlines]
     centres = [o.mean(axis=0) for o in outlines]
-    whole = [i for i, r in enumerate(readings) if r.card is not None]
-    if len(whole) < NEIGHBOURS:
-        return []
     large = []
     for i, reading in enumerate(readings):
         if reading.face == "down":
@@ -727,8 +727,6 @@ def card_filling(picture: np.ndarray) -> np.ndarray | None:
         return None
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     card = labels == largest
-    if not card.any() or card.all():
-        return None
     h, w = card.shape
     if sum(not card[y, x] for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1))) < 2:
         return None

@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 
 from scanner.cards import BRIDGE_52, parse_card
+from scanner.vision import table
 from scanner.vision.backside import back_confidence
 from scanner.vision.corner_net import NET_PATH, CornerReader
-from scanner.vision.index import canonical
+from scanner.vision.index import CANONICAL_SIZE, canonical
 from scanner.vision.indices import find_index_corners
 from scanner.vision.profile import learn, learn_order
-from scanner.vision.reading import THRESHOLD, read_card_images
+from scanner.vision.reading import THRESHOLD, Reading, read_card_images
 from scanner.vision.synthetic import render
 from scanner.vision.table import card_filling, read_single_card, read_table
 from scanner.vision.training.real_cards import fanned_on_a_table, table_surface
@@ -163,6 +164,28 @@ def test_a_card_cut_round_turned_is_outlined_though_it_touches_every_edge(anglo,
         off = np.linalg.norm(outline[:, None, :] - truth[None, :, :], axis=2).min(axis=1)
         assert off.max() < 0.02 * 600
         assert read_single_card(picture).card == parse_card(name)
+
+
+def test_a_card_cut_round_is_read_straightened_when_the_picture_itself_is_not(
+        anglo, monkeypatch):
+    # As in a real phone photo cut round a turned card: no outline is found (its corners
+    # touch the edges), and the picture read as it is abstains; only the card
+    # straightened from the stock filling it, at the reader's canonical size, is read.
+    real = table.read_card_images
+    monkeypatch.setattr(table, "locate_cards", lambda photo: [])
+    monkeypatch.setattr(table, "read_station", lambda *a, **kw: Reading("none", None, 1.0))
+
+    def picture_unread(cards, **kw):
+        straightened = [c.shape[:2] == CANONICAL_SIZE[::-1] for c in cards]
+        readings = real(cards, **kw)
+        return [r if ok else Reading("up", None, 0.0)
+                for r, ok in zip(readings, straightened, strict=True)]
+    monkeypatch.setattr(table, "read_card_images", picture_unread)
+    monkeypatch.setattr(table, "one_card_by_both_indices", lambda *a, **kw: None)
+    picture, _ = cut_round(anglo["QS"], 13)
+    assert read_single_card(picture).card == parse_card("QS")
+    monkeypatch.setattr(table, "card_filling", lambda picture: None)
+    assert read_single_card(picture).card is None
 
 
 def test_no_card_fills_a_picture_of_the_table_or_of_a_card_lying_small_on_it(anglo):
