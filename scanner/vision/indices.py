@@ -87,10 +87,13 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     and which of them were freed from a line (``_with_lines_taken_off``). Only the parts
     of the photo holding card stock outside ``skip`` are searched (``_stock_regions``)."""
     side = max(image.shape[:2])
-    top = _stock_top(image)
+    sample = _sample(image)
+    gains = _stock_gains(sample)
+    sample = _balanced(sample, gains)
+    top = _stock_top(sample)
     found_stats, found_centroids, found_freed = [], [], []
-    for x, y, w, h in _stock_regions(image, skip, top):
-        crop = image[y:y + h, x:x + w]
+    for x, y, w, h in _stock_regions(sample, image.shape[:2], skip, top):
+        crop = _balanced(image[y:y + h, x:x + w], gains)
         inked = _ink_on_stock(crop, side, top)
         if skip is not None:
             inked[skip[y:y + h, x:x + w] != 0] = 0
@@ -158,20 +161,52 @@ def _sample(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image[::STOCK_STEP, ::STOCK_STEP])
 
 
-def _stock_top(image: np.ndarray) -> float:
-    """The brightest stock's level in the photo, in its darkest channel."""
-    (top,) = percentiles(cv2.bitwise_not(ink(_sample(image))), (99,))
+# Under a warm lamp, white stock is a good deal dimmer in blue than in red, and would fail
+# the test of being as bright in its darkest channel as in its brightest (``NEUTRAL``).
+# The brightest stock in the photo shows the light's colour, and each channel is scaled to
+# make it grey. A colour further off grey than this is a coloured table's, not a lamp's on
+# white card: a tungsten lamp at night leaves white card at about 0.7.
+LAMP_CAST = 0.6
+# A cast milder than this leaves white stock well inside ``NEUTRAL`` and is left alone:
+# scaling would only move the edges of the ink a little.
+MILD_CAST = 0.9
+BRIGHTEST_SHARE = 1.0  # percent of the sampled pixels, brightest in their darkest channel
+
+
+def _stock_gains(sample: np.ndarray) -> np.ndarray | None:
+    """Per channel (B, G, R), what to scale the photo whose ``_sample`` this is by, so that
+    its brightest stock is grey; None when it is near enough grey (``MILD_CAST``), or when
+    its colour is no lamp's (``LAMP_CAST``)."""
+    sample = sample.reshape(-1, 3)
+    darkest = sample.min(axis=1)
+    (level,) = percentiles(darkest, (100 - BRIGHTEST_SHARE,))
+    colour = sample[darkest >= level].mean(axis=0)
+    if colour.max() <= 0 or not LAMP_CAST <= colour.min() / colour.max() < MILD_CAST:
+        return None
+    return colour.min() / colour
+
+
+def _balanced(image: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    """The image with each channel scaled by ``gains`` (only ever down: nothing clips)."""
+    if gains is None:
+        return image
+    return cv2.transform(image, np.diag(gains).astype(np.float32))
+
+
+def _stock_top(sample: np.ndarray) -> float:
+    """The brightest stock's level in the photo's ``_sample``, in its darkest channel."""
+    (top,) = percentiles(cv2.bitwise_not(ink(sample)), (99,))
     return top
 
 
-def _stock_regions(image: np.ndarray, skip: np.ndarray | None, top: float
-                   ) -> list[tuple[int, int, int, int]]:
+def _stock_regions(sample: np.ndarray, shape: tuple[int, ...], skip: np.ndarray | None,
+                   top: float) -> list[tuple[int, int, int, int]]:
     """Rectangles (x, y, width, height), apart from each other, that hold all the white
-    stock outside ``skip`` big enough to bear an index, found on the photo's ``_sample``;
-    ``top`` is ``_stock_top``."""
-    h, w = image.shape[:2]
+    stock outside ``skip`` big enough to bear an index, found on the ``_sample`` of a
+    photo of ``shape``; ``top`` is ``_stock_top``."""
+    h, w = shape[:2]
     side = max(h, w)
-    stock = _white(_sample(image), side // STOCK_STEP, top)
+    stock = _white(sample, side // STOCK_STEP, top)
     if skip is not None:
         stock[skip[::STOCK_STEP, ::STOCK_STEP] != 0] = 0
     # A sliver a sampled pixel wide is a read card's rim, never a visible index.

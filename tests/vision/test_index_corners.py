@@ -17,6 +17,8 @@ from scanner.vision.indices import (
     _ink_blobs,
     _merged,
     _pairs,
+    _sample,
+    _stock_gains,
     _stock_regions,
     _stock_top,
     _unclaimed,
@@ -156,13 +158,16 @@ def read_whole(shape: tuple[int, ...], outlines: list[np.ndarray]) -> np.ndarray
 
 def test_nothing_is_searched_for_indices_where_every_card_was_read_whole():
     img, outlines, _ = two_cards_on_wood()
-    assert _stock_regions(img, read_whole(img.shape, outlines), _stock_top(img)) == []
+    sample = _sample(img)
+    assert _stock_regions(sample, img.shape, read_whole(img.shape, outlines),
+                          _stock_top(sample)) == []
 
 
 def test_a_card_not_read_whole_is_searched_beside_one_that_was():
     img, outlines, ranks = two_cards_on_wood()
     skip = read_whole(img.shape, outlines[:1])
-    (x, y, w, h), = _stock_regions(img, skip, _stock_top(img))
+    sample = _sample(img)
+    (x, y, w, h), = _stock_regions(sample, img.shape, skip, _stock_top(sample))
     assert x <= 800 and y <= 200 and x + w >= 950 and y + h >= 410
     assert x + w < 200 or x > 350  # the card read whole is not searched again
     _, centroids, _ = _ink_blobs(img, skip)
@@ -176,3 +181,31 @@ def test_parts_to_search_are_merged_until_none_overlap():
     blob is found in two parts."""
     boxes = [(0, 0, 10, 10), (20, 0, 30, 10), (8, 0, 22, 10), (50, 50, 60, 60)]
     assert sorted(_merged(boxes)) == [(0, 0, 30, 10), (50, 50, 60, 60)]
+
+
+def under_a_warm_lamp(img: np.ndarray, blue: float = 0.68, green: float = 0.85) -> np.ndarray:
+    """The photo as a tungsten lamp lights it: white card comes out orange."""
+    return np.clip(img * np.array([blue, green, 1.0]), 0, 255).astype(np.uint8)
+
+
+def test_an_index_on_white_card_under_a_warm_lamp_is_still_found():
+    """Lit so that white stock is a third dimmer in blue than in red, past what the test
+    of card being white allows; the brightest stock shows the lamp's colour, and the
+    finder takes it out first."""
+    img, _, ranks = two_cards_on_wood()
+    _, centroids, _ = _ink_blobs(under_a_warm_lamp(img))
+    assert len(centroids) > 0, "no ink found on the cards"
+    for rank in ranks:
+        assert np.linalg.norm(centroids - rank, axis=1).min() < 4
+
+
+def test_a_coloured_table_is_no_lamps_light_on_white_card():
+    cork = np.full((100, 100, 3), (80, 130, 170), np.uint8)
+    assert _stock_gains(cork) is None
+
+
+def test_a_light_near_enough_grey_is_left_alone():
+    stock = np.full((100, 100, 3), (222, 230, 238), np.uint8)
+    assert _stock_gains(stock) is None
+    orange = under_a_warm_lamp(np.full((100, 100, 3), 235, np.uint8))
+    assert _stock_gains(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
