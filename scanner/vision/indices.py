@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card, Rank, Suit
+from .barcodes import in_a_barcode
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
 from .glyphs import meanings
 from .index import ink
@@ -517,7 +518,7 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     out = []
     for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
-        if card is None:
+        if card is None or (score >= SECOND_LOOK_FROM and in_a_barcode(window, RANK_AT)):
             continue
         inverse = cv2.invertAffineTransform(m)
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
