@@ -48,7 +48,7 @@ WORK_SIDE = 1600  # photos are searched at most this large (long side)
 BLOB_HEIGHT = (0.006, 0.08)
 MIN_BLOB_AREA = 12  # pixels
 # Centre-to-centre distance of rank and suit over the rank's height, and their sizes.
-PAIR_DISTANCE = (0.7, 1.9)
+PAIR_DISTANCE = (0.6, 1.9)
 SIZE_RATIO = (0.35, 1.6)
 ALIKE = 0.12  # blobs within this share of each other's width, height and ink: two pips
 INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
