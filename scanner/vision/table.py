@@ -663,8 +663,9 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
     handed to the read station, whose dark window it may be. Where neither names a card,
     the picture itself is read as the card, as a tight crop is (turned portrait), and
     then the card filling it straightened (``card_filling``: a crop cut round a card
-    lying a little turned); and failing that, the card's index corners are looked for
-    anywhere in the picture (``indices``): both must show, and nothing else be named.
+    lying a little turned), then a card seen at a steep angle (``card_at_a_slant``); and
+    failing that, the card's index corners are looked for anywhere in the picture
+    (``indices``): both must show, and nothing else be named.
     """
     photo = bgr_frame(photo)
     outlines = locate_cards(photo)
@@ -691,6 +692,15 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
                                       profile=profile, letters=letters, reader=reader)
         if straight.card is not None:
             return straight
+    slant = card_at_a_slant(photo)
+    if slant is not None:
+        # Seen steeply, a card's near side may look longer than its long sides: flattened
+        # both ways, it is named only when one way names a card and the other no other.
+        readings = read_card_images([_flattened(photo, slant), _flattened(photo, slant[NEXT])],
+                                    profile=profile, letters=letters, reader=reader)
+        named = {r.card for r in readings if r.card is not None}
+        if len(named) == 1:
+            return next(r for r in readings if r.card is not None)
     if (found.face == "down" and share >= FRAME_SHARE
             and indices_seen([canonical(picture)], reader or default_reader(), both=False)[0]):
         # What the locator took for a back is a court card's framed picture, much of a
@@ -739,6 +749,56 @@ def card_filling(picture: np.ndarray) -> np.ndarray | None:
             or not ASPECT_RANGE[0] <= min(rw, rh) / max(rw, rh, 1.0) <= ASPECT_RANGE[1]):
         return None
     return (order_clockwise(cv2.boxPoints(rect)) / scale).astype(np.float32)
+
+
+# A card seen steeply from a phone held low is a quadrilateral of no card's proportions:
+# its filled outline is convex (its hull adds at most this share) and four corners span it.
+SLANT_CONVEX = 0.95
+SLANT_QUAD_FILL = (0.92, 1.08)  # outline area over its four corners' area: rounded corners
+SLANT_CORNERS = 0.04  # of the outline's length: how far a side may stray from a straight one
+
+
+def card_at_a_slant(picture: np.ndarray) -> np.ndarray | None:
+    """The outline (4×2 float32, clockwise, first corner anywhere) of the largest patch of
+    bright stock, clear of the picture's edges, that is a convex quadrilateral on a darker
+    table, whatever its proportions: a card the locator, which wants a card's shape, does
+    not take when it is seen at a steep angle. Else None."""
+    small, scale = _shrink(picture)
+    level = _white_balanced_stock(small)
+    _, stock = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(stock)
+    for label in 1 + np.argsort(-stats[1:count, cv2.CC_STAT_AREA]):
+        if stats[label, cv2.CC_STAT_AREA] < MIN_CARD_AREA_FRACTION * stock.size:
+            return None
+        if not clear_of_border(tuple(stats[label, :4]), stock.shape):
+            continue
+        patch = labels == label
+        contours, _ = cv2.findContours(patch.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_NONE)
+        outline = max(contours, key=cv2.contourArea)
+        hull = cv2.convexHull(outline)
+        # The outline's area, not the patch's: the card's ink is holes in its stock.
+        area = cv2.contourArea(outline)
+        if area < SLANT_CONVEX * cv2.contourArea(hull):
+            continue
+        corners = cv2.approxPolyDP(hull, SLANT_CORNERS * cv2.arcLength(hull, True), True)
+        if len(corners) != 4:
+            continue
+        quad = order_clockwise(corners.reshape(4, 2).astype(np.float32))
+        fill = area / max(cv2.contourArea(quad), 1.0)
+        if not SLANT_QUAD_FILL[0] <= fill <= SLANT_QUAD_FILL[1]:
+            continue
+        if np.median(level[~patch]) > TABLE_UNDER_STOCK * np.median(level[patch]):
+            continue
+        return (quad / scale).astype(np.float32)
+    return None
+
+
+def _flattened(photo: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """The card under ``outline`` flattened with its first side as the card's top."""
+    region, corners = _card_region(photo, outline, CANONICAL_SIZE[1])
+    return flatten(region, corners, CANONICAL_SIZE, cv2.BORDER_REPLICATE)
 
 
 # Share of a picture, at least, that a court card's framed picture takes in a tight crop of

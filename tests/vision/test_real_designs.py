@@ -26,7 +26,7 @@ from scanner.vision.indices import find_index_corners
 from scanner.vision.profile import learn, learn_order
 from scanner.vision.reading import THRESHOLD, Reading, read_card_images
 from scanner.vision.synthetic import render
-from scanner.vision.table import card_filling, read_single_card, read_table
+from scanner.vision.table import card_at_a_slant, card_filling, read_single_card, read_table
 from scanner.vision.training.real_cards import fanned_on_a_table, table_surface
 from scanner.vision.training.svg_decks import _render, card_ids
 
@@ -192,6 +192,56 @@ def test_no_card_fills_a_picture_of_the_table_or_of_a_card_lying_small_on_it(ang
     table = table_surface(np.random.default_rng(2), 600, 800)
     assert card_filling(table) is None
     assert card_filling(on_a_table(anglo["7D"], 15, seed=2)) is None
+
+
+def seen_steeply(bgra: np.ndarray, degrees: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The card lying on a dark table, photographed from a phone held low: its far end
+    shrunk to 0.6 of its near end and the card foreshortened to under half its height,
+    then turned ``degrees`` in the photo; the photo and the card's outline there."""
+    photo = np.clip(table_surface(np.random.default_rng(seed), 1200, 1600) * 0.45,
+                    0, 255).astype(np.uint8)
+    near, far, tall = 300.0, 180.0, 190.0
+    quad = np.array([[-far, -tall], [far, -tall], [near, tall], [-near, tall]], np.float64)
+    a = np.deg2rad(degrees)
+    quad = quad @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + (800, 600)
+    quad = quad.astype(np.float32)
+    return render.place_card(photo, flat(bgra), bgra[..., 3], quad), quad
+
+
+@pytest.mark.parametrize("name, degrees", [("7D", 0), ("QH", 35), ("AS", -120)])
+def test_a_card_seen_steeply_is_named_though_it_has_no_card_s_proportions(
+        anglo, name, degrees):
+    photo, quad = seen_steeply(anglo[name], degrees, seed=5)
+    assert table.locate_cards(photo) == [], "the locator wants a card's proportions"
+    outline = card_at_a_slant(photo)
+    assert outline is not None
+    height = float(np.linalg.norm(quad[3] - quad[0]))
+    assert min(np.linalg.norm(outline - np.roll(quad, k, axis=0), axis=1).max()
+               for k in range(4)) < 0.05 * height
+    assert read_single_card(photo).card == parse_card(name)
+
+
+def test_a_card_seen_steeply_is_named_only_through_its_slanted_outline(anglo, monkeypatch):
+    photo, _ = seen_steeply(anglo["QH"], 35, seed=5)
+    monkeypatch.setattr(table, "card_at_a_slant", lambda picture: None)
+    assert read_single_card(photo).card is None
+
+
+def test_a_card_flattened_both_ways_is_named_only_when_one_way_names_it(anglo, monkeypatch):
+    photo, _ = seen_steeply(anglo["7D"], 0, seed=5)
+    monkeypatch.setattr(table, "one_card_by_both_indices", lambda *a, **kw: None)
+    two = [Reading("up", parse_card("7D"), 1.0), Reading("up", parse_card("6C"), 1.0)]
+    real = table.read_card_images
+
+    def each_way_another_card(cards, **kwargs):
+        return two if len(cards) == 2 else real(cards, **kwargs)
+
+    monkeypatch.setattr(table, "read_card_images", each_way_another_card)
+    assert read_single_card(photo).card is None
+
+
+def test_no_card_is_seen_steeply_on_a_bare_table():
+    assert card_at_a_slant(table_surface(np.random.default_rng(3), 600, 800)) is None
 
 
 def fanned(cards: list[np.ndarray], seed: int, spread: float = 80.0) -> np.ndarray:
