@@ -338,6 +338,20 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray, freed: np.ndarray | None = 
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
 
+def _in_a_pattern(stats: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """Which blobs have at least ``PATTERN_TWINS`` others alike in width, height and ink
+    within ``PATTERN_REACH`` of their size: the pips of a number card's middle, laid out
+    in a pattern, rather than a rank."""
+    size = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
+    distance = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
+    alike = np.ones_like(distance, bool)
+    for stat in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA):
+        value = stats[:, stat].astype(float)
+        alike &= np.abs(np.log(value[None, :] / value[:, None])) <= np.log(1 + ALIKE)
+    np.fill_diagonal(alike, False)
+    return (alike & (distance <= PATTERN_REACH * size[:, None])).sum(axis=1) >= PATTERN_TWINS
+
+
 def _window_transform(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
     """The similarity taking the photo's rank and suit centres to ``RANK_AT``, ``SUIT_AT``."""
     src = np.array([rank, suit], np.float64)
@@ -370,7 +384,7 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     threshold = reader.calibration.corner
     sure = _each_card_once([p.hit for p in proposals if p.hit.score >= threshold], copies)
     doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
-                and not p.freed and _unclaimed(p.hit, sure, copies)
+                and not p.freed and not p.patterned and _unclaimed(p.hit, sure, copies)
                 and not _inside(p.hit, unread)]
     return _each_card_once(sure + _second_look(doubtful, letters, reader), copies)
 
@@ -382,6 +396,10 @@ def _inside(hit: IndexHit, outlines: Sequence[np.ndarray]) -> bool:
                >= 0 for o in outlines)
 
 
+# A blob with this many others alike within this many of its sizes is a pip of a number
+# card's middle: a face seen whole, whose pips are all near misses for an index.
+PATTERN_TWINS = 2
+PATTERN_REACH = 2.5
 # A proposal scoring at least this, short of the corner-alone score, gets a second look.
 # On the calibration windows no corner scoring less was ever named by one.
 SECOND_LOOK_FROM = 0.8
@@ -493,6 +511,7 @@ class _Proposal:
     hit: IndexHit
     window: np.ndarray
     freed: bool
+    patterned: bool  # its rank is one of a pattern of pips alike (``_in_a_pattern``)
 
 
 def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
@@ -510,6 +529,7 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     pairs = _pairs(stats, centroids, freed)
     if not pairs:
         return []
+    patterned = _in_a_pattern(stats, centroids)
     w, h = WINDOW
     transforms = [_window_transform(centroids[a], centroids[b]) for a, b in pairs]
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
@@ -525,7 +545,7 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
         down = centroids[b] - centroids[a]
         out.append(_Proposal(IndexHit(card, score, corner.astype(np.float32),
                                       down / max(float(np.linalg.norm(down)), 1e-9)), window,
-                             bool(freed[a] or freed[b])))
+                             bool(freed[a] or freed[b]), bool(patterned[a])))
     return out
 
 

@@ -3,17 +3,21 @@ fan named as two cards (``scanner.vision.indices``)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
 
 from scanner.cards import parse_card
+from scanner.vision import indices
 from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW
 from scanner.vision.indices import (
     CORNER_LOOKS,
     RANK_AT,
     IndexHit,
     _each_card_once,
+    _in_a_pattern,
     _ink_blobs,
     _merged,
     _pairs,
@@ -23,6 +27,7 @@ from scanner.vision.indices import (
     _stock_top,
     _unclaimed,
     corner_looks,
+    find_index_corners,
     second_look_names,
 )
 
@@ -209,3 +214,61 @@ def test_a_light_near_enough_grey_is_left_alone():
     assert _stock_gains(stock) is None
     orange = under_a_warm_lamp(np.full((100, 100, 3), 235, np.uint8))
     assert _stock_gains(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
+
+
+def test_pips_laid_out_alike_are_a_pattern_but_a_rank_and_its_suit_are_not():
+    pips = [blob(100 + 60 * i, 100 + 80 * j, 30, 34, 700) for i in range(2) for j in range(3)]
+    index = [blob(400, 100, 20, 40, 380), blob(400, 150, 24, 26, 330)]
+    pinochle_pair = [blob(600, 100, 20, 40, 380), blob(625, 100, 20, 40, 385)]
+    stats = np.array(pips + index + pinochle_pair)
+    centroids = stats[:, :2] + stats[:, 2:4] / 2
+    assert _in_a_pattern(stats, centroids).tolist() == [True] * 6 + [False] * 4
+
+
+class SureOfNothingAtFirstLook:
+    """A corner reader that names the ten of clubs everywhere at 0.95: short of sure at a
+    first look, sure enough on a second look's average."""
+
+    calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
+
+    def probabilities(self, windows):
+        ranks = np.full((len(windows), len(RANK_LABELS)), 0.025 / (len(RANK_LABELS) - 1),
+                        np.float32)
+        suits = np.full((len(windows), len(SUIT_LABELS)), 0.025 / (len(SUIT_LABELS) - 1),
+                        np.float32)
+        ranks[:, RANK_LABELS.index("r:10")] = 0.975
+        suits[:, SUIT_LABELS.index("C")] = 0.975
+        return ranks, suits
+
+
+def number_card_middle_and_an_index() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """White stock at the finder's working size: six pips laid out as a number card's
+    middle with a small pip under one, as an index's pip lies near a middle pip; and a "10"
+    over its pip. The middle pip over the small one, and the ten's centre."""
+    img = np.full((1000, 1600, 3), 40, np.uint8)
+    img[150:850, 200:1400] = 235
+    for x in (400, 500):
+        for y in (320, 420, 520):
+            cv2.circle(img, (x, y), 22, (20, 20, 20), -1)
+    cv2.circle(img, (400, 580), 11, (20, 20, 20), -1)
+    cv2.putText(img, "10", (900, 440), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (20, 20, 20), 4)
+    cv2.circle(img, (925, 480), 12, (20, 20, 20), -1)
+    return img, np.array([400.0, 520.0]), np.array([915.0, 420.0])
+
+
+def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch):
+    """A face seen whole, its outline not found, has all its pips searched; each is a near
+    miss for an index, and a second look at one named a card not on the table."""
+    img, pip, ten = number_card_middle_and_an_index()
+    reader = SureOfNothingAtFirstLook()
+
+    def near(hits, point):
+        return [h for h in hits if np.linalg.norm(h.rank_centre() - point) < 30]
+
+    # As many tens as the finder may name (a deck of several), so each place shows.
+    hits = find_index_corners(img, copies=8, reader=reader)
+    assert near(hits, ten)
+    assert not near(hits, pip)
+    monkeypatch.setattr(indices, "_in_a_pattern",
+                        lambda stats, centroids: np.zeros(len(stats), bool))
+    assert near(find_index_corners(img, copies=8, reader=reader), pip)
