@@ -178,10 +178,9 @@ def _stock_gains(sample: np.ndarray) -> np.ndarray | None:
     """Per channel (B, G, R), what to scale the photo whose ``_sample`` this is by, so that
     its brightest stock is grey; None when it is near enough grey (``MILD_CAST``), or when
     its colour is no lamp's (``LAMP_CAST``)."""
-    sample = sample.reshape(-1, 3)
-    darkest = sample.min(axis=1)
+    darkest = cv2.bitwise_not(ink(sample))
     (level,) = percentiles(darkest, (100 - BRIGHTEST_SHARE,))
-    colour = sample[darkest >= level].mean(axis=0)
+    colour = np.array(cv2.mean(sample, cv2.compare(darkest, level, cv2.CMP_GE))[:3])
     if colour.max() <= 0 or not LAMP_CAST <= colour.min() / colour.max() < MILD_CAST:
         return None
     return colour.min() / colour
