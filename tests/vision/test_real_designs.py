@@ -182,6 +182,8 @@ def test_a_card_cut_round_is_read_straightened_when_the_picture_itself_is_not(
                 for r, ok in zip(readings, straightened, strict=True)]
     monkeypatch.setattr(table, "read_card_images", picture_unread)
     monkeypatch.setattr(table, "one_card_by_both_indices", lambda *a, **kw: None)
+    # Nor is the card taken for one seen at a slant, which would name it as well.
+    monkeypatch.setattr(table, "card_at_a_slant", lambda picture: None)
     picture, _ = cut_round(anglo["QS"], 13)
     assert read_single_card(picture).card == parse_card("QS")
     monkeypatch.setattr(table, "card_filling", lambda picture: None)
