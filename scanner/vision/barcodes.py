@@ -16,9 +16,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .index import ink
+from .index import INK_DROP, ink
 
-INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
 MIN_BAR_PIXELS = 8
 BAR_ASPECT = 3.0  # a bar's length over its width, at least
 BAR_FILL = 0.6  # the share of its rectangle a bar's ink fills, at least: it is solid

@@ -36,7 +36,7 @@ from ..cards import Card, Rank, Suit
 from .barcodes import in_a_barcode
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
 from .glyphs import meanings
-from .index import ink
+from .index import INK_DROP, ink
 from .levels import percentiles
 
 # Where a flattened card's index lies in its canonical corner window (x, y in canonical
@@ -51,7 +51,6 @@ MIN_BLOB_AREA = 12  # pixels
 PAIR_DISTANCE = (0.6, 1.9)
 SIZE_RATIO = (0.35, 1.6)
 ALIKE = 0.12  # blobs within this share of each other's width, height and ink: two pips
-INK_DROP = 0.27  # share of the paper's level by which the darkest channel drops on ink
 LIGHT_REACH = 0.03  # how far to look for the brightest stock, of the photo's long side
 NEAR_LIGHT = 0.75  # stock is at least this share of the brightest stock around it
 SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's brightest
@@ -321,16 +320,12 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray, freed: np.ndarray | None = 
     pips of one card are alike in width, height and ink, a rank and its suit are not; nor
     two blobs both ``freed`` from lines: a court's letter or its pip may touch the frame
     round its picture, seldom both."""
-    size = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
-    distance = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
+    size = _sizes(stats)
+    distance = _distances(centroids)
     ratio = size[None, :] / size[:, None]
-    alike = np.ones_like(distance, bool)
-    for stat in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA):
-        value = stats[:, stat].astype(float)
-        alike &= np.abs(np.log(value[None, :] / value[:, None])) <= np.log(1 + ALIKE)
     ok = ((distance >= PAIR_DISTANCE[0] * size[:, None])
           & (distance <= PAIR_DISTANCE[1] * size[:, None])
-          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~alike)
+          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~_alike(stats))
     np.fill_diagonal(ok, False)
     if freed is not None:
         ok &= ~(freed[:, None] & freed[None, :])
@@ -341,14 +336,30 @@ def _in_a_pattern(stats: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     """Which blobs have at least ``PATTERN_TWINS`` others alike in width, height and ink
     within ``PATTERN_REACH`` of their size: the pips of a number card's middle, laid out
     in a pattern, rather than a rank."""
-    size = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
-    distance = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
-    alike = np.ones_like(distance, bool)
+    alike = _alike(stats)
+    np.fill_diagonal(alike, False)
+    near = _distances(centroids) <= PATTERN_REACH * _sizes(stats)[:, None]
+    return (alike & near).sum(axis=1) >= PATTERN_TWINS
+
+
+def _sizes(stats: np.ndarray) -> np.ndarray:
+    """Each blob's size: the longer side of its bounding box."""
+    return np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH]).astype(float)
+
+
+def _distances(centroids: np.ndarray) -> np.ndarray:
+    """Centre-to-centre distance of every two blobs."""
+    return np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
+
+
+def _alike(stats: np.ndarray) -> np.ndarray:
+    """Which two blobs are within ``ALIKE`` of each other in width, height and ink: two
+    pips of one card, not a rank and its suit."""
+    alike = np.ones((len(stats), len(stats)), bool)
     for stat in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA):
         value = stats[:, stat].astype(float)
         alike &= np.abs(np.log(value[None, :] / value[:, None])) <= np.log(1 + ALIKE)
-    np.fill_diagonal(alike, False)
-    return (alike & (distance <= PATTERN_REACH * size[:, None])).sum(axis=1) >= PATTERN_TWINS
+    return alike
 
 
 def _window_transform(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:

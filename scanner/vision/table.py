@@ -715,6 +715,16 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
     return found
 
 
+def _bright_stock(picture: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The picture, shrunk to the locating size (``scale``), as how much each pixel looks
+    like card stock (``_white_balanced_stock``), and that split at Otsu's level: a card's
+    stock against a darker table."""
+    small, scale = _shrink(picture)
+    level = _white_balanced_stock(small)
+    _, stock = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return level, stock, scale
+
+
 # Share of a picture, at least, that the rectangle round a card filling it takes.
 FILLING = 0.5
 # The table round a card is darker than its stock: at most this share of the stock's level
@@ -729,9 +739,7 @@ def card_filling(picture: np.ndarray) -> np.ndarray | None:
     (the locator takes no region that touches them, since the table does). There is table
     in at least two of the picture's corners, darker than the stock; the rectangle is
     card-shaped and fills at least ``FILLING`` of the picture. Else None."""
-    small, scale = _shrink(picture)
-    level = _white_balanced_stock(small)
-    _, stock = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level, stock, scale = _bright_stock(picture)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(stock)
     if count < 2:
         return None
@@ -763,9 +771,7 @@ def card_at_a_slant(picture: np.ndarray) -> np.ndarray | None:
     bright stock, clear of the picture's edges, that is a convex quadrilateral on a darker
     table, whatever its proportions: a card the locator, which wants a card's shape, does
     not take when it is seen at a steep angle. Else None."""
-    small, scale = _shrink(picture)
-    level = _white_balanced_stock(small)
-    _, stock = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level, stock, scale = _bright_stock(picture)
     stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(stock)
     for label in 1 + np.argsort(-stats[1:count, cv2.CC_STAT_AREA]):
