@@ -16,6 +16,7 @@ from scanner.vision.indices import (
     CORNER_LOOKS,
     RANK_AT,
     IndexHit,
+    _alike,
     _each_card_once,
     _in_a_pattern,
     _ink_blobs,
@@ -216,13 +217,36 @@ def test_a_light_near_enough_grey_is_left_alone():
     assert _stock_gains(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
 
 
+def glyph_blobs(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Stats and centroids of the dark glyphs on light stock, left to right."""
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(
+        (img[..., 0] < 128).astype(np.uint8))
+    order = np.argsort(stats[1:, 0]) + 1
+    return stats[order], centroids[order]
+
+
 def test_pips_laid_out_alike_are_a_pattern_but_a_rank_and_its_suit_are_not():
-    pips = [blob(100 + 60 * i, 100 + 80 * j, 30, 34, 700) for i in range(2) for j in range(3)]
-    index = [blob(400, 100, 20, 40, 380), blob(400, 150, 24, 26, 330)]
-    pinochle_pair = [blob(600, 100, 20, 40, 380), blob(625, 100, 20, 40, 385)]
-    stats = np.array(pips + index + pinochle_pair)
-    centroids = stats[:, :2] + stats[:, 2:4] / 2
-    assert _in_a_pattern(stats, centroids).tolist() == [True] * 6 + [False] * 4
+    img = np.full((400, 900, 3), 235, np.uint8)
+    for x in (100, 160):
+        for y in (100, 180, 260):
+            cv2.circle(img, (x, y), 16, (20, 20, 20), -1)
+    cv2.putText(img, "7", (400, 140), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (20, 20, 20), 4)
+    cv2.circle(img, (414, 170), 11, (20, 20, 20), -1)
+    stats, centroids = glyph_blobs(img)
+    assert len(stats) == 8
+    assert _in_a_pattern(stats, centroids, img).tolist() == [True] * 6 + [False] * 2
+
+
+def test_ranks_of_a_fan_alike_in_size_are_no_pattern_for_they_differ_in_shape():
+    """A tight fan's ranks lie as close as a number card's pips and are often as wide, as
+    tall and as inked; but they are other glyphs."""
+    img = np.full((200, 500, 3), 235, np.uint8)
+    for i, rank in enumerate("523"):
+        cv2.putText(img, rank, (100 + 60 * i, 120), cv2.FONT_HERSHEY_SIMPLEX, 2.2,
+                    (20, 20, 20), 6)
+    stats, centroids = glyph_blobs(img)
+    assert _alike(stats).all(), "the ranks are drawn alike in width, height and ink"
+    assert not _in_a_pattern(stats, centroids, img).any()
 
 
 class SureOfNothingAtFirstLook:
@@ -270,5 +294,5 @@ def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch):
     assert near(hits, ten)
     assert not near(hits, pip)
     monkeypatch.setattr(indices, "_in_a_pattern",
-                        lambda stats, centroids: np.zeros(len(stats), bool))
+                        lambda stats, centroids, image: np.zeros(len(stats), bool))
     assert near(find_index_corners(img, copies=8, reader=reader), pip)
