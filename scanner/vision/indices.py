@@ -14,11 +14,13 @@ card's corner window would be (``corner_net.WINDOW``), and the corner net reads 
 proposals in one pass. A proposal is kept only when the net names a card at the score
 calibrated for a corner read alone (``Calibration.corner``): pips on a card's face, a
 court's picture or an index upside down make proposals too, and the net, trained to call
-them no index, must not be trusted loosely there. A proposal just short of that score,
-on an index no sure read has claimed, gets a second look: its window redrawn a little
-shifted, scaled and turned (``CORNER_LOOKS``), the beliefs averaged, and the card named
-at the score calibrated for that average (``Calibration.corner_second``). A true index
-reads alike in every look; a robe or a pip that passed for one once seldom does. Each card
+them no index, must not be trusted loosely there; and a glyph that is one of a grid of
+pips alike in size and shape, as a number card's middle is, is never taken for a rank
+(nor for a suit larger than its rank). A proposal just short of that score, on an index
+no sure read has claimed, gets a second look: its window redrawn a little shifted, scaled
+and turned (``CORNER_LOOKS``), the beliefs averaged, and the card named at the score
+calibrated for that average (``Calibration.corner_second``). A true index reads alike in
+every look; a robe or a pip that passed for one once seldom does. Each card
 is named once, at its surest corner (a deck with two of each card, as pinochle's, may
 show a card twice, in two places the same way up). A picture of one card is named by its
 index corners only when both show and agree.
@@ -332,15 +334,15 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray, freed: np.ndarray | None = 
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
 
-def _in_a_pattern(stats: np.ndarray, centroids: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """Which blobs of ``image`` have at least ``PATTERN_TWINS`` others alike in width,
-    height, ink and shape within ``PATTERN_REACH`` of their size: the pips of a number
-    card's middle, laid out in a pattern, rather than a rank. The ranks of a fan's cards lie
-    as close and are often as big, but they are other glyphs."""
+def _pip_twins(stats: np.ndarray, centroids: np.ndarray, image: np.ndarray
+               ) -> list[np.ndarray]:
+    """Per blob of ``image``, the others alike in width, height, ink and shape within
+    ``PATTERN_REACH`` of its size, where there are at least ``PATTERN_TWINS`` of them (else
+    none): the other pips of a number card's middle, where the blob is one. The ranks of a
+    fan's cards lie as close and are often as big, but they are other glyphs."""
     alike = _alike(stats)
     np.fill_diagonal(alike, False)
-    twins = alike & (_distances(centroids) <= PATTERN_REACH * _sizes(stats)[:, None])
-    patterned = np.zeros(len(stats), bool)
+    near = alike & (_distances(centroids) <= PATTERN_REACH * _sizes(stats)[:, None])
     shapes: dict[int, np.ndarray] = {}
 
     def shape(i: int) -> np.ndarray:
@@ -348,13 +350,46 @@ def _in_a_pattern(stats: np.ndarray, centroids: np.ndarray, image: np.ndarray) -
             shapes[i] = _shape(image, stats[i])
         return shapes[i]
 
-    for i in np.flatnonzero(twins.sum(axis=1) >= PATTERN_TWINS):
-        same = sum(_same_shape(shape(i), shape(j)) for j in np.flatnonzero(twins[i]))
-        patterned[i] = same >= PATTERN_TWINS
-    return patterned
+    twins = [np.empty(0, np.intp)] * len(stats)
+    for i in np.flatnonzero(near.sum(axis=1) >= PATTERN_TWINS):
+        same = np.array([j for j in np.flatnonzero(near[i]) if _same_shape(shape(i), shape(j))],
+                        np.intp)
+        if len(same) >= PATTERN_TWINS:
+            twins[i] = same
+    return twins
 
 
-SHAPE_SIDE = 16  # pixels a square a blob's shape is shrunk to, to be compared
+def _in_a_pattern(twins: list[np.ndarray]) -> np.ndarray:
+    """Which blobs are one of a pattern of pips alike (``_pip_twins``)."""
+    return np.array([len(t) > 0 for t in twins], bool)
+
+
+def _in_a_grid(twins: list[np.ndarray], centroids: np.ndarray) -> np.ndarray:
+    """Which blobs are one of a pattern of pips alike laid out both ways, down and across,
+    as a number card's middle is from the four up: not all on one line through the blob,
+    as a row of one rank (kings laid down around) or the pips of a sorted fan's indices
+    lie."""
+    grid = np.zeros(len(twins), bool)
+    for i, t in enumerate(twins):
+        if len(t):
+            ways = centroids[t] - centroids[i]
+            ways /= np.linalg.norm(ways, axis=1, keepdims=True)
+            # |sin| of the angle between every two directions: their cross product.
+            across = np.abs(np.outer(ways[:, 0], ways[:, 1]) - np.outer(ways[:, 1], ways[:, 0]))
+            grid[i] = bool((across >= GRID_TURN).any())
+    return grid
+
+
+# Two twins' directions from a blob, at least this far from one line (the sine of the angle
+# between them): the pattern spreads both ways.
+GRID_TURN = 0.5
+# A suit pip larger than its rank by this much, laid out in a grid, is a middle pip: an
+# index's pip is seldom larger than its rank (at most 1.43 times on the real deals, where
+# a J or a 10 is narrow), and never one of a grid.
+SUIT_OVER_RANK = 1.2
+
+
+SHAPE_SIDE = 16  # side, in pixels, of the square a blob's shape is shrunk to for comparing
 # Overlap of two blobs' shapes (either turned half round: pips below a card's middle are
 # printed upside down) at which they are one glyph. On the real deals, pips of one card's
 # middle overlap by 0.8 to 0.96, neighbouring ranks of a fan (an 8 and a 6, an A and a 6)
@@ -576,7 +611,9 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     pairs = _pairs(stats, centroids, freed)
     if not pairs:
         return []
-    patterned = _in_a_pattern(stats, centroids, work)
+    twins = _pip_twins(stats, centroids, work)
+    patterned, grid = _in_a_pattern(twins), _in_a_grid(twins, centroids)
+    sizes = _sizes(stats)
     w, h = WINDOW
     transforms = [_window_transform(centroids[a], centroids[b]) for a, b in pairs]
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
@@ -586,6 +623,10 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     out = []
     for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
         if card is None or (score >= SECOND_LOOK_FROM and in_a_barcode(window, RANK_AT)):
+            continue
+        if grid[a] or (grid[b] and sizes[b] > SUIT_OVER_RANK * sizes[a]):
+            # A pip of a number card's middle, taken for a rank or a suit: searched whole
+            # when its outline was not found, a face shows such pips all over.
             continue
         inverse = cv2.invertAffineTransform(m)
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale

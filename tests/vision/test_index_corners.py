@@ -18,10 +18,12 @@ from scanner.vision.indices import (
     IndexHit,
     _alike,
     _each_card_once,
+    _in_a_grid,
     _in_a_pattern,
     _ink_blobs,
     _merged,
     _pairs,
+    _pip_twins,
     _sample,
     _stock_gains,
     _stock_regions,
@@ -225,16 +227,22 @@ def glyph_blobs(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return stats[order], centroids[order]
 
 
-def test_pips_laid_out_alike_are_a_pattern_but_a_rank_and_its_suit_are_not():
+def pattern_of(img: np.ndarray) -> tuple[list[bool], list[bool]]:
+    """Per glyph, left to right: whether it is one of a pattern of pips alike, and one of
+    a grid of them."""
+    stats, centroids = glyph_blobs(img)
+    twins = _pip_twins(stats, centroids, img)
+    return _in_a_pattern(twins).tolist(), _in_a_grid(twins, centroids).tolist()
+
+
+def test_pips_laid_out_alike_are_a_grid_but_a_rank_and_its_suit_are_not():
     img = np.full((400, 900, 3), 235, np.uint8)
     for x in (100, 160):
         for y in (100, 180, 260):
             cv2.circle(img, (x, y), 16, (20, 20, 20), -1)
     cv2.putText(img, "7", (400, 140), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (20, 20, 20), 4)
     cv2.circle(img, (414, 170), 11, (20, 20, 20), -1)
-    stats, centroids = glyph_blobs(img)
-    assert len(stats) == 8
-    assert _in_a_pattern(stats, centroids, img).tolist() == [True] * 6 + [False] * 2
+    assert pattern_of(img) == ([True] * 6 + [False] * 2, [True] * 6 + [False] * 2)
 
 
 def test_ranks_of_a_fan_alike_in_size_are_no_pattern_for_they_differ_in_shape():
@@ -244,9 +252,21 @@ def test_ranks_of_a_fan_alike_in_size_are_no_pattern_for_they_differ_in_shape():
     for i, rank in enumerate("523"):
         cv2.putText(img, rank, (100 + 60 * i, 120), cv2.FONT_HERSHEY_SIMPLEX, 2.2,
                     (20, 20, 20), 6)
-    stats, centroids = glyph_blobs(img)
+    stats, _ = glyph_blobs(img)
     assert _alike(stats).all(), "the ranks are drawn alike in width, height and ink"
-    assert not _in_a_pattern(stats, centroids, img).any()
+    assert pattern_of(img) == ([False] * 3, [False] * 3)
+
+
+def test_kings_laid_down_in_a_row_are_a_pattern_on_one_line_not_a_grid():
+    """Four kings laid down overlapped in a row show one glyph four times, close: a
+    pattern, but along one line, as a number card's middle from the four up never is."""
+    img = np.full((200, 600, 3), 235, np.uint8)
+    for i in range(4):
+        cv2.putText(img, "K", (100 + 70 * i, 120), cv2.FONT_HERSHEY_SIMPLEX, 2.2,
+                    (20, 20, 20), 6)
+    pattern, grid = pattern_of(img)
+    assert pattern == [False, True, True, False], "the inner two have a twin either side"
+    assert grid == [False] * 4
 
 
 class SureOfNothingAtFirstLook:
@@ -265,34 +285,91 @@ class SureOfNothingAtFirstLook:
         return ranks, suits
 
 
-def number_card_middle_and_an_index() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """White stock at the finder's working size: six pips laid out as a number card's
-    middle with a small pip under one, as an index's pip lies near a middle pip; and a "10"
-    over its pip. The middle pip over the small one, and the ten's centre."""
+class SureOfEverything:
+    """A corner reader that names the ten of clubs everywhere at 0.995: sure at a first
+    look."""
+
+    calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
+
+    def probabilities(self, windows):
+        ranks = np.full((len(windows), len(RANK_LABELS)), 0.005 / (len(RANK_LABELS) - 1),
+                        np.float32)
+        suits = np.full((len(windows), len(SUIT_LABELS)), 0.005 / (len(SUIT_LABELS) - 1),
+                        np.float32)
+        ranks[:, RANK_LABELS.index("r:10")] = 0.995
+        suits[:, SUIT_LABELS.index("C")] = 0.995
+        return ranks, suits
+
+
+def card_stock() -> np.ndarray:
+    """White stock at the finder's working size, on a dark table."""
     img = np.full((1000, 1600, 3), 40, np.uint8)
     img[150:850, 200:1400] = 235
-    for x in (400, 500):
-        for y in (320, 420, 520):
-            cv2.circle(img, (x, y), 22, (20, 20, 20), -1)
-    cv2.circle(img, (400, 580), 11, (20, 20, 20), -1)
+    return img
+
+
+def a_ten_and_its_pip(img: np.ndarray) -> np.ndarray:
+    """A "10" over its pip, drawn on ``img``; the ten's centre."""
     cv2.putText(img, "10", (900, 440), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (20, 20, 20), 4)
     cv2.circle(img, (925, 480), 12, (20, 20, 20), -1)
-    return img, np.array([400.0, 520.0]), np.array([915.0, 420.0])
+    return np.array([915.0, 420.0])
+
+
+def near(hits, point):
+    return [h for h in hits if np.linalg.norm(h.rank_centre() - point) < 30]
+
+
+def a_column_of_pips_and_an_index() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three pips in a column, as a three's middle, with a small pip beside the middle one,
+    as an index's pip lies near a middle pip; and a ten over its pip. The middle pip, and
+    the ten's centre."""
+    img = card_stock()
+    for y in (320, 420, 520):
+        cv2.circle(img, (400, y), 22, (20, 20, 20), -1)
+    cv2.circle(img, (455, 420), 11, (20, 20, 20), -1)
+    return img, np.array([400.0, 420.0]), a_ten_and_its_pip(img)
 
 
 def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch):
     """A face seen whole, its outline not found, has all its pips searched; each is a near
     miss for an index, and a second look at one named a card not on the table."""
-    img, pip, ten = number_card_middle_and_an_index()
+    img, pip, ten = a_column_of_pips_and_an_index()
     reader = SureOfNothingAtFirstLook()
-
-    def near(hits, point):
-        return [h for h in hits if np.linalg.norm(h.rank_centre() - point) < 30]
-
     # As many tens as the finder may name (a deck of several), so each place shows.
     hits = find_index_corners(img, copies=8, reader=reader)
     assert near(hits, ten)
     assert not near(hits, pip)
-    monkeypatch.setattr(indices, "_in_a_pattern",
-                        lambda stats, centroids, image: np.zeros(len(stats), bool))
+    monkeypatch.setattr(indices, "_in_a_pattern", lambda twins: np.zeros(len(twins), bool))
     assert near(find_index_corners(img, copies=8, reader=reader), pip)
+
+
+def a_grid_of_pips_under_a_rank() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Six pips in two columns, as a six's middle, with a small pip under one; a "6" over
+    the grid, as an upside-down 9's index lies over a middle pip in a grid of cards laid
+    edge to edge; and a ten over its pip. The pip over the small one, the six's centre and
+    the ten's."""
+    img = card_stock()
+    for x in (400, 500):
+        for y in (320, 420, 520):
+            cv2.circle(img, (x, y), 22, (20, 20, 20), -1)
+    cv2.circle(img, (400, 580), 11, (20, 20, 20), -1)
+    cv2.putText(img, "6", (386, 286), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 4)
+    return img, np.array([400.0, 520.0]), np.array([400.0, 272.0]), a_ten_and_its_pip(img)
+
+
+def test_a_pip_of_a_grid_is_neither_rank_nor_larger_suit_however_sure(monkeypatch):
+    """Where cards touch edge to edge no outline is found, and their faces are searched
+    whole: a middle pip there was named a 4 of clubs at 0.995 with an index pip as its
+    suit, and an upside-down 9 over a middle pip a 6 at 0.992."""
+    img, pip, six, ten = a_grid_of_pips_under_a_rank()
+    reader = SureOfEverything()
+
+    def proposed():
+        return [p.hit for p in indices._proposals(img, None, reader, [])]
+
+    assert near(proposed(), ten)
+    assert not near(proposed(), pip)
+    assert not near(proposed(), six)
+    monkeypatch.setattr(indices, "_in_a_grid",
+                        lambda twins, centroids: np.zeros(len(twins), bool))
+    assert near(proposed(), pip) and near(proposed(), six)
