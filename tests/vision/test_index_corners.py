@@ -269,36 +269,28 @@ def test_kings_laid_down_in_a_row_are_a_pattern_on_one_line_not_a_grid():
     assert grid == [False] * 4
 
 
-class SureOfNothingAtFirstLook:
-    """A corner reader that names the ten of clubs everywhere at 0.95: short of sure at a
-    first look, sure enough on a second look's average."""
+class NamesTheTenOfClubs:
+    """A corner reader that names the ten of clubs everywhere, as surely as told; the
+    calibration asks 0.99 at a first look and 0.9 of a second look's average."""
 
     calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
 
+    def __init__(self, score: float):
+        self.score = score
+
     def probabilities(self, windows):
-        ranks = np.full((len(windows), len(RANK_LABELS)), 0.025 / (len(RANK_LABELS) - 1),
+        rest = 1.0 - self.score
+        ranks = np.full((len(windows), len(RANK_LABELS)), rest / (len(RANK_LABELS) - 1),
                         np.float32)
-        suits = np.full((len(windows), len(SUIT_LABELS)), 0.025 / (len(SUIT_LABELS) - 1),
+        suits = np.full((len(windows), len(SUIT_LABELS)), rest / (len(SUIT_LABELS) - 1),
                         np.float32)
-        ranks[:, RANK_LABELS.index("r:10")] = 0.975
-        suits[:, SUIT_LABELS.index("C")] = 0.975
+        ranks[:, RANK_LABELS.index("r:10")] = self.score
+        suits[:, SUIT_LABELS.index("C")] = self.score
         return ranks, suits
 
 
-class SureOfEverything:
-    """A corner reader that names the ten of clubs everywhere at 0.995: sure at a first
-    look."""
-
-    calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
-
-    def probabilities(self, windows):
-        ranks = np.full((len(windows), len(RANK_LABELS)), 0.005 / (len(RANK_LABELS) - 1),
-                        np.float32)
-        suits = np.full((len(windows), len(SUIT_LABELS)), 0.005 / (len(SUIT_LABELS) - 1),
-                        np.float32)
-        ranks[:, RANK_LABELS.index("r:10")] = 0.995
-        suits[:, SUIT_LABELS.index("C")] = 0.995
-        return ranks, suits
+SURE_OF_NOTHING_AT_FIRST_LOOK = NamesTheTenOfClubs(0.975)  # sure only on a second look
+SURE_OF_EVERYTHING = NamesTheTenOfClubs(0.995)
 
 
 def card_stock() -> np.ndarray:
@@ -334,7 +326,7 @@ def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch):
     """A face seen whole, its outline not found, has all its pips searched; each is a near
     miss for an index, and a second look at one named a card not on the table."""
     img, pip, ten = a_column_of_pips_and_an_index()
-    reader = SureOfNothingAtFirstLook()
+    reader = SURE_OF_NOTHING_AT_FIRST_LOOK
     # As many tens as the finder may name (a deck of several), so each place shows.
     hits = find_index_corners(img, copies=8, reader=reader)
     assert near(hits, ten)
@@ -362,7 +354,7 @@ def test_a_pip_of_a_grid_is_neither_rank_nor_larger_suit_however_sure(monkeypatc
     whole: a middle pip there was named a 4 of clubs at 0.995 with an index pip as its
     suit, and an upside-down 9 over a middle pip a 6 at 0.992."""
     img, pip, six, ten = a_grid_of_pips_under_a_rank()
-    reader = SureOfEverything()
+    reader = SURE_OF_EVERYTHING
 
     def proposed():
         return [p.hit for p in indices._proposals(img, None, reader, [])]
