@@ -334,6 +334,25 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray, freed: np.ndarray | None = 
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
 
+# A blob with this many others alike, in shape too, within this many of its sizes is a pip
+# of a number card's middle: a face seen whole, whose pips are all near misses for an index.
+PATTERN_TWINS = 2
+PATTERN_REACH = 2.5
+SHAPE_SIDE = 16  # side, in pixels, of the square a blob's shape is shrunk to for comparing
+# Overlap of two blobs' shapes (either turned half round: pips below a card's middle are
+# printed upside down) at which they are one glyph. On the real deals, pips of one card's
+# middle overlap by 0.8 to 0.96, neighbouring ranks of a fan (an 8 and a 6, an A and a 6)
+# by 0.2 to 0.6.
+SAME_SHAPE = 0.75
+# Two twins' directions from a blob, at least this far from one line (the sine of the angle
+# between them): the pattern spreads both ways.
+GRID_TURN = 0.5
+# A suit pip larger than its rank by this much, laid out in a grid, is a middle pip: an
+# index's pip is seldom larger than its rank (at most 1.43 times on the real deals, where
+# a J or a 10 is narrow), and never one of a grid.
+SUIT_OVER_RANK = 1.2
+
+
 def _pip_twins(stats: np.ndarray, centroids: np.ndarray, image: np.ndarray
                ) -> list[np.ndarray]:
     """Per blob of ``image``, the others alike in width, height, ink and shape within
@@ -378,23 +397,6 @@ def _in_a_grid(twins: list[np.ndarray], centroids: np.ndarray) -> np.ndarray:
             across = np.abs(np.outer(ways[:, 0], ways[:, 1]) - np.outer(ways[:, 1], ways[:, 0]))
             grid[i] = bool((across >= GRID_TURN).any())
     return grid
-
-
-# Two twins' directions from a blob, at least this far from one line (the sine of the angle
-# between them): the pattern spreads both ways.
-GRID_TURN = 0.5
-# A suit pip larger than its rank by this much, laid out in a grid, is a middle pip: an
-# index's pip is seldom larger than its rank (at most 1.43 times on the real deals, where
-# a J or a 10 is narrow), and never one of a grid.
-SUIT_OVER_RANK = 1.2
-
-
-SHAPE_SIDE = 16  # side, in pixels, of the square a blob's shape is shrunk to for comparing
-# Overlap of two blobs' shapes (either turned half round: pips below a card's middle are
-# printed upside down) at which they are one glyph. On the real deals, pips of one card's
-# middle overlap by 0.8 to 0.96, neighbouring ranks of a fan (an 8 and a 6, an A and a 6)
-# by 0.2 to 0.6.
-SAME_SHAPE = 0.75
 
 
 def _shape(image: np.ndarray, stat: np.ndarray) -> np.ndarray:
@@ -478,10 +480,6 @@ def _inside(hit: IndexHit, outlines: Sequence[np.ndarray]) -> bool:
                >= 0 for o in outlines)
 
 
-# A blob with this many others alike, in shape too, within this many of its sizes is a pip
-# of a number card's middle: a face seen whole, whose pips are all near misses for an index.
-PATTERN_TWINS = 2
-PATTERN_REACH = 2.5
 # A proposal scoring at least this, short of the corner-alone score, gets a second look.
 # On the calibration windows no corner scoring less was ever named by one.
 SECOND_LOOK_FROM = 0.8
