@@ -70,6 +70,27 @@ FORMATS = (
 )
 
 
+# What a phone or a scanner may hand over that the readers do not decode, by the same
+# leading bytes: named in the error, with what to do, rather than "not an image". HEIF and
+# AVIF files open with an ISO "ftyp" box naming their brand.
+UNREADABLE_FORMATS = (
+    *(ImageFormat("a HEIC/HEIF photo", b"ftyp" + brand, offset=4)
+      for brand in (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")),
+    *(ImageFormat("an AVIF image", b"ftyp" + brand, offset=4) for brand in (b"avif", b"avis")),
+    ImageFormat("a GIF image", b"GIF87a"),
+    ImageFormat("a GIF image", b"GIF89a"),
+    ImageFormat("a PDF document", b"%PDF-"),
+)
+
+
+def unreadable_format(data: bytes) -> str | None:
+    """What kind of file the leading bytes show, among ``UNREADABLE_FORMATS``, or None."""
+    for fmt in UNREADABLE_FORMATS:
+        if data[fmt.offset : fmt.offset + len(fmt.magic)] == fmt.magic:
+            return fmt.name
+    return None
+
+
 def sniff_format(data: bytes) -> str | None:
     """The image format named by the file's leading bytes, or None."""
     for fmt in FORMATS:
@@ -121,6 +142,10 @@ def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
         raise ImageFileError(name, "file is empty (0 bytes)")
     fmt = sniff_format(data)
     if fmt is None:
+        kind = unreadable_format(data)
+        if kind is not None:
+            raise ImageFileError(name, f"{kind}, which is not read here: save or export it "
+                                       "as JPEG or PNG (a phone's share menu can)")
         raise ImageFileError(name, f"not an image file (starts with {data[:8]!r})")
     is_complete = COMPLETENESS_CHECKS.get(fmt)
     if is_complete is not None and not is_complete(data):

@@ -132,3 +132,20 @@ def test_a_frame_no_camera_gives_is_refused_saying_what_is_wrong(frame, complain
 def test_a_bgra_frame_loses_only_its_alpha():
     frame = left_half_white()
     assert np.array_equal(bgr_frame(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)), frame)
+
+
+@pytest.mark.parametrize(("head", "kind"), [
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC/HEIF photo"),
+    (b"\x00\x00\x00\x1cftypmif1\x00\x00\x00\x00mif1heic", "HEIC/HEIF photo"),
+    (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1", "AVIF image"),
+    (b"GIF89a\x01\x00\x01\x00\x80\x00\x00", "GIF image"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "PDF document"),
+])
+def test_a_photo_in_a_format_not_read_is_named_with_what_to_do(tmp_path, head, kind):
+    """An iPhone saves HEIC by default: the error says so and how to get a JPEG, not only
+    that the file is no image."""
+    path = tmp_path / "IMG_0001.HEIC"
+    path.write_bytes(head + b"\x00" * 64)
+    with pytest.raises(ImageFileError, match=rf"IMG_0001\.HEIC: an? {kind}, which is not "
+                                             r"read here: save or export it as JPEG or PNG"):
+        load_image(path)
