@@ -113,15 +113,29 @@ COMPLETENESS_CHECKS = {"jpeg": _jpeg_is_complete, "png": _png_is_complete}
 _JPEG_FRAME_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF0..SOF15
 
 
-def _jpeg_components(data: bytes) -> int | None:
-    """The colour components a JPEG's frame header declares (1: greyscale), or None."""
+def _jpeg_frame(data: bytes) -> bytes | None:
+    """A JPEG's frame header after its length: precision, height, width, components."""
     at = 2
     while at + 4 <= len(data) and data[at] == 0xFF:
         marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
         if marker in _JPEG_FRAME_MARKERS:
-            return data[at + 9] if at + 9 < len(data) else None
+            frame = data[at + 4:at + 10]
+            return frame if len(frame) == 6 else None
         at += 2 + length
     return None
+
+
+def _jpeg_components(data: bytes) -> int | None:
+    """The colour components a JPEG's frame header declares (1: greyscale), or None."""
+    frame = _jpeg_frame(data)
+    return None if frame is None else frame[5]
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    frame = _jpeg_frame(data)
+    if frame is None:
+        return None
+    return int.from_bytes(frame[3:5], "big"), int.from_bytes(frame[1:3], "big")
 
 
 # Whether a file of each format declares itself greyscale, from its header.
@@ -130,6 +144,20 @@ GREYSCALE_CHECKS = {
     "png": lambda data: len(data) > 25 and data[25] in (0, 4),  # IHDR colour type grey(+alpha)
     "pnm": lambda data: data[:2] == b"P5",
 }
+
+
+# The width and height a file's header declares, for formats where that is a few bytes in:
+# a bomb (a small file that decodes to gigabytes) is refused before it is decoded.
+DECLARED_SIZES = {
+    "jpeg": _jpeg_size,
+    "png": lambda data: (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))
+    if len(data) >= 24 else None,
+}
+
+
+def _too_large(name: str | Path, width: int, height: int) -> ImageFileError:
+    return ImageFileError(
+        name, f"image is too large ({width}×{height} px, limit {MAX_PIXELS // 10**6} MP)")
 
 
 def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
@@ -154,6 +182,9 @@ def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
     if is_grey is not None and is_grey(data):
         raise ImageFileError(name, f"greyscale {fmt} file: the readers need colour to tell a "
                                    "red suit from a black one")
+    declared = DECLARED_SIZES.get(fmt, lambda _: None)(data)
+    if declared is not None and declared[0] * declared[1] > MAX_PIXELS:
+        raise _too_large(name, *declared)
     # IMREAD_COLOR applies the EXIF orientation tag (IMREAD_IGNORE_ORIENTATION is not set).
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
@@ -162,9 +193,7 @@ def decode_image(data: bytes, name: str | Path = "<bytes>") -> np.ndarray:
     if min(height, width) < MIN_SIDE:
         raise ImageFileError(name, f"image is too small to hold a card ({width}×{height} px)")
     if height * width > MAX_PIXELS:
-        raise ImageFileError(
-            name, f"image is too large ({width}×{height} px, limit {MAX_PIXELS // 10**6} MP)"
-        )
+        raise _too_large(name, width, height)
     return image
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import zlib
 
 import cv2
 import numpy as np
@@ -148,4 +149,39 @@ def test_a_photo_in_a_format_not_read_is_named_with_what_to_do(tmp_path, head, k
     path.write_bytes(head + b"\x00" * 64)
     with pytest.raises(ImageFileError, match=rf"IMG_0001\.HEIC: an? {kind}, which is not "
                                              r"read here: save or export it as JPEG or PNG"):
+        load_image(path)
+
+
+def png_declaring(width: int, height: int) -> bytes:
+    """A PNG whose header declares ``width``×``height`` colour pixels, with a token body."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b""))
+
+
+def jpeg_declaring(width: int, height: int) -> bytes:
+    """A real JPEG whose frame header is rewritten to declare ``width``×``height``."""
+    data = bytearray(encode(left_half_white()))
+    at = 2
+    while data[at + 1] not in (0xC0, 0xC1, 0xC2):
+        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    data[at + 5:at + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("make", [png_declaring, jpeg_declaring])
+def test_a_decompression_bomb_is_refused_before_it_is_decoded(tmp_path, monkeypatch, make):
+    """A 1 MB PNG of 20,000 × 20,000 black pixels decodes to 1.2 GB: its header says so,
+    and it is refused from the header, with no decoding at all."""
+    path = tmp_path / "bomb.png"
+    path.write_bytes(make(20000, 20000))
+
+    def decode(*_):
+        raise AssertionError("the bomb was decoded")
+
+    monkeypatch.setattr(cv2, "imdecode", decode)
+    with pytest.raises(ImageFileError, match=r"bomb\.png: image is too large \(20000×20000 px"):
         load_image(path)
