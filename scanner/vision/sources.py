@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 
 from .frames import Frame, FrameSource, SourceError
+from .image_io import ImageFileError, load_image
 
 __all__ = ["CaptureSource", "FolderSource", "Frame", "FrameSource", "SourceError", "open_source"]
 
@@ -80,9 +81,11 @@ class FolderSource:
 
     def frames(self) -> Iterator[Frame]:
         for index, path in enumerate(self.files()):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SourceError(f"source {self.name!r}: {path.name} is not a readable image")
+            # As read-card loads a photo: a truncated file is refused, not read half grey.
+            try:
+                image = load_image(path)
+            except ImageFileError as exc:
+                raise SourceError(f"source {self.name!r}: {path.name}: {exc.reason}") from exc
             yield Frame(image, path.stat().st_mtime, index, path.name)
 
 

@@ -44,6 +44,15 @@ def test_folder_with_a_corrupt_image_names_the_file(tmp_path):
         list(open_source(str(tmp_path)).frames())
 
 
+def test_a_truncated_photo_in_a_folder_stops_the_source_rather_than_being_read_half_grey(
+        tmp_path):
+    frame = render.render_station_frame(parse_card("2S"), "standard", seed=0)
+    data = cv2.imencode(".jpg", frame)[1].tobytes()
+    (tmp_path / "card00.jpg").write_bytes(data[: len(data) // 2])
+    with pytest.raises(SourceError, match=r"card00\.jpg: truncated jpeg file"):
+        list(open_source(str(tmp_path)).frames())
+
+
 def test_video_file_is_read_through_videocapture(tmp_path):
     path = tmp_path / "deal.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
