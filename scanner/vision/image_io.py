@@ -132,6 +132,7 @@ def _jpeg_components(data: bytes) -> int | None:
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a JPEG's frame header declares, or None."""
     frame = _jpeg_frame(data)
     if frame is None:
         return None
@@ -146,13 +147,16 @@ GREYSCALE_CHECKS = {
 }
 
 
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a PNG's header (IHDR, its first chunk) declares, or None."""
+    if len(data) < 24:
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
 # The width and height a file's header declares, for formats where that is a few bytes in:
 # a bomb (a small file that decodes to gigabytes) is refused before it is decoded.
-DECLARED_SIZES = {
-    "jpeg": _jpeg_size,
-    "png": lambda data: (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))
-    if len(data) >= 24 else None,
-}
+DECLARED_SIZES = {"jpeg": _jpeg_size, "png": _png_size}
 
 
 def _too_large(name: str | Path, width: int, height: int) -> ImageFileError:
