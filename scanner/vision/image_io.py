@@ -83,20 +83,22 @@ UNREADABLE_FORMATS = (
 )
 
 
-def unreadable_format(data: bytes) -> str | None:
-    """What kind of file the leading bytes show, among ``UNREADABLE_FORMATS``, or None."""
-    for fmt in UNREADABLE_FORMATS:
+def _named_by(formats: tuple[ImageFormat, ...], data: bytes) -> str | None:
+    """The name of the first of ``formats`` whose magic the leading bytes show, or None."""
+    for fmt in formats:
         if data[fmt.offset : fmt.offset + len(fmt.magic)] == fmt.magic:
             return fmt.name
     return None
+
+
+def unreadable_format(data: bytes) -> str | None:
+    """What kind of file the leading bytes show, among ``UNREADABLE_FORMATS``, or None."""
+    return _named_by(UNREADABLE_FORMATS, data)
 
 
 def sniff_format(data: bytes) -> str | None:
     """The image format named by the file's leading bytes, or None."""
-    for fmt in FORMATS:
-        if data[fmt.offset : fmt.offset + len(fmt.magic)] == fmt.magic:
-            return fmt.name
-    return None
+    return _named_by(FORMATS, data)
 
 
 def _jpeg_is_complete(data: bytes) -> bool:
