@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -316,21 +317,42 @@ def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
     return big.astype(np.float32)
 
 
-def _pairs(stats: np.ndarray, centroids: np.ndarray, freed: np.ndarray | None = None
-           ) -> list[tuple[int, int]]:
+@dataclass(frozen=True)
+class _Blobs:
+    """Ink blobs (``_ink_blobs``: stats, centroids, which were freed from a line) and their
+    measures, each worked out once whichever rules ask: on a busy table a thousand blobs
+    make every blob-by-blob matrix cost tens of milliseconds."""
+
+    stats: np.ndarray
+    centroids: np.ndarray
+    freed: np.ndarray | None = None
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        return _sizes(self.stats)
+
+    @cached_property
+    def distances(self) -> np.ndarray:
+        return _distances(self.centroids)
+
+    @cached_property
+    def alike(self) -> np.ndarray:
+        return _alike(self.stats)
+
+
+def _pairs(blobs: _Blobs) -> list[tuple[int, int]]:
     """Blob pairs (rank, suit) spaced and sized as an index is, and not two of a kind: two
     pips of one card are alike in width, height and ink, a rank and its suit are not; nor
     two blobs both ``freed`` from lines: a court's letter or its pip may touch the frame
     round its picture, seldom both."""
-    size = _sizes(stats)
-    distance = _distances(centroids)
+    size, distance = blobs.sizes, blobs.distances
     ratio = size[None, :] / size[:, None]
     ok = ((distance >= PAIR_DISTANCE[0] * size[:, None])
           & (distance <= PAIR_DISTANCE[1] * size[:, None])
-          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~_alike(stats))
+          & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~blobs.alike)
     np.fill_diagonal(ok, False)
-    if freed is not None:
-        ok &= ~(freed[:, None] & freed[None, :])
+    if blobs.freed is not None:
+        ok &= ~(blobs.freed[:, None] & blobs.freed[None, :])
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
 
@@ -353,23 +375,21 @@ GRID_TURN = 0.5
 SUIT_OVER_RANK = 1.2
 
 
-def _pip_twins(stats: np.ndarray, centroids: np.ndarray, image: np.ndarray
-               ) -> list[np.ndarray]:
+def _pip_twins(blobs: _Blobs, image: np.ndarray) -> list[np.ndarray]:
     """Per blob of ``image``, the others alike in width, height, ink and shape within
     ``PATTERN_REACH`` of its size, where there are at least ``PATTERN_TWINS`` of them (else
     none): the other pips of a number card's middle, where the blob is one. The ranks of a
     fan's cards lie as close and are often as big, but they are other glyphs."""
-    alike = _alike(stats)
-    np.fill_diagonal(alike, False)
-    near = alike & (_distances(centroids) <= PATTERN_REACH * _sizes(stats)[:, None])
+    near = blobs.alike & (blobs.distances <= PATTERN_REACH * blobs.sizes[:, None])
+    np.fill_diagonal(near, False)
     shapes: dict[int, np.ndarray] = {}
 
     def shape(i: int) -> np.ndarray:
         if i not in shapes:
-            shapes[i] = _shape(image, stats[i])
+            shapes[i] = _shape(image, blobs.stats[i])
         return shapes[i]
 
-    twins = [np.empty(0, np.intp)] * len(stats)
+    twins = [np.empty(0, np.intp)] * len(blobs.stats)
     for i in np.flatnonzero(near.sum(axis=1) >= PATTERN_TWINS):
         same = np.array([j for j in np.flatnonzero(near[i]) if _same_shape(shape(i), shape(j))],
                         np.intp)
@@ -605,13 +625,19 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     if known:
         skip = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(skip, [np.round(np.asarray(o) * scale).astype(np.int32) for o in known], 1)
-    stats, centroids, freed = _ink_blobs(work, skip)
-    pairs = _pairs(stats, centroids, freed)
+    blobs = _Blobs(*_ink_blobs(work, skip))
+    pairs = _pairs(blobs)
     if not pairs:
         return []
-    twins = _pip_twins(stats, centroids, work)
-    patterned, grid = _in_a_pattern(twins), _in_a_grid(twins, centroids)
-    sizes = _sizes(stats)
+    twins = _pip_twins(blobs, work)
+    patterned, grid = _in_a_pattern(twins), _in_a_grid(twins, blobs.centroids)
+    # A pip of a number card's middle, taken for a rank or a suit (searched whole when its
+    # outline was not found, a face shows such pips all over), is not even read.
+    pairs = [(a, b) for a, b in pairs if not (
+        grid[a] or (grid[b] and blobs.sizes[b] > SUIT_OVER_RANK * blobs.sizes[a]))]
+    if not pairs:
+        return []
+    centroids, freed = blobs.centroids, blobs.freed
     w, h = WINDOW
     transforms = [_window_transform(centroids[a], centroids[b]) for a, b in pairs]
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
@@ -621,10 +647,6 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     out = []
     for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
         if card is None or (score >= SECOND_LOOK_FROM and in_a_barcode(window, RANK_AT)):
-            continue
-        if grid[a] or (grid[b] and sizes[b] > SUIT_OVER_RANK * sizes[a]):
-            # A pip of a number card's middle, taken for a rank or a suit: searched whole
-            # when its outline was not found, a face shows such pips all over.
             continue
         inverse = cv2.invertAffineTransform(m)
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale

@@ -17,6 +17,7 @@ from scanner.vision.indices import (
     RANK_AT,
     IndexHit,
     _alike,
+    _Blobs,
     _each_card_once,
     _in_a_grid,
     _in_a_pattern,
@@ -69,12 +70,12 @@ def test_two_pips_alike_are_not_a_rank_over_its_suit():
     """Two diamond pips of one card, one above the other, are as far apart as an index's
     rank and suit, but alike in width, height and ink: no index is proposed there."""
     stats = np.array([blob(100, 100, 27, 39, 507), blob(100, 160, 28, 39, 513)])
-    assert _pairs(stats, stats[:, :2] + stats[:, 2:4] / 2) == []
+    assert _pairs(_Blobs(stats, stats[:, :2] + stats[:, 2:4] / 2)) == []
 
 
 def test_a_rank_over_a_smaller_pip_is_proposed_as_an_index():
     stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
-    assert (0, 1) in _pairs(stats, stats[:, :2] + stats[:, 2:4] / 2)
+    assert (0, 1) in _pairs(_Blobs(stats, stats[:, :2] + stats[:, 2:4] / 2))
 
 
 def test_a_doubtful_corner_on_a_rank_a_sure_read_stands_on_gets_no_second_look():
@@ -131,14 +132,14 @@ def test_a_pip_touching_a_frame_line_is_freed_from_it_and_paired_with_its_rank()
     at_pip = int(np.argmin(np.linalg.norm(centroids - pip, axis=1)))
     assert np.linalg.norm(centroids[at_pip] - pip) < 4
     assert freed[at_pip] and not freed[at_rank]
-    assert (at_rank, at_pip) in _pairs(stats, centroids, freed)
+    assert (at_rank, at_pip) in _pairs(_Blobs(stats, centroids, freed))
 
 
 def test_two_pieces_freed_from_lines_are_never_paired():
     stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
     centroids = stats[:, :2] + stats[:, 2:4] / 2
-    assert (0, 1) in _pairs(stats, centroids, np.array([True, False]))
-    assert _pairs(stats, centroids, np.array([True, True])) == []
+    assert (0, 1) in _pairs(_Blobs(stats, centroids, np.array([True, False])))
+    assert _pairs(_Blobs(stats, centroids, np.array([True, True]))) == []
 
 
 def two_cards_on_wood() -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
@@ -231,7 +232,7 @@ def pattern_of(img: np.ndarray) -> tuple[list[bool], list[bool]]:
     """Per glyph, left to right: whether it is one of a pattern of pips alike, and one of
     a grid of them."""
     stats, centroids = glyph_blobs(img)
-    twins = _pip_twins(stats, centroids, img)
+    twins = _pip_twins(_Blobs(stats, centroids), img)
     return _in_a_pattern(twins).tolist(), _in_a_grid(twins, centroids).tolist()
 
 
