@@ -16,7 +16,10 @@ calibrated for a corner read alone (``Calibration.corner``): pips on a card's fa
 court's picture or an index upside down make proposals too, and the net, trained to call
 them no index, must not be trusted loosely there; and a glyph that is one of a grid of
 pips alike in size and shape, as a number card's middle is, is never taken for a rank
-(nor for a suit larger than its rank). A proposal just short of that score, on an index
+(nor for a suit larger than its rank). A window named short of that score is read again
+with everything right of its index painted over, for the next card of a tight fan lies
+there and the net sometimes takes its suit; that read stands only when it names the same
+rank at the full score. A proposal just short of that score, on an index
 no sure read has claimed, gets a second look: its window redrawn a little shifted, scaled
 and turned (``CORNER_LOOKS``), the beliefs averaged, and the card named at the score
 calibrated for that average (``Calibration.corner_second``). A true index reads alike in
@@ -643,6 +646,7 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE) for m in transforms]
     named = corner_names(*reader.probabilities(windows), letters)
+    _read_again_alone(windows, named, letters, reader)
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     out = []
     for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
@@ -655,6 +659,81 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
                                       down / max(float(np.linalg.norm(down)), 1e-9)), window,
                              bool(freed[a] or freed[b]), bool(patterned[a])))
     return out
+
+
+# A window whose index is cleared of what lies beyond it keeps this much paper, in
+# window pixels, right of the index's own ink.
+CLEAR_MARGIN = 3
+# Ink beside the rank's right side, within this share of the rank's height and level with
+# it, is the rank's own (the 0 of a 10), not a neighbour's.
+OWN_GAP = 0.25
+
+
+def _read_again_alone(windows: list[np.ndarray], named: list[tuple[Card | None, float]],
+                      letters: str | None, reader: CornerReader) -> None:
+    """Read again, with the index alone in it (``index_alone``), each window the net named
+    a card on short of the corner score; where that read names the same rank and itself
+    clears the corner score, it and its window replace the first (in place).
+
+    In a tight fan the next card's index lies just right of this one's, and the net
+    sometimes takes its suit: a 7 of clubs beside a 2 of hearts reads as the 7 of hearts
+    at 0.91, and alone as the 7 of clubs at 0.998. Only the suit may change: where cards
+    lie edge to edge, a glyph upside down over another card's rank, read alone, passed
+    for a 2 of hearts. A read alone short of the corner score is not taken either: the
+    second look is calibrated on windows as found. On the calibration windows this names
+    1,372 corners right where the first read alone names 1,365, with the same 2 wrong."""
+    threshold = reader.calibration.corner
+    cleared = {i: alone for i, (card, score) in enumerate(named)
+               if card is not None and score < threshold
+               and (alone := index_alone(windows[i])) is not None}
+    if not cleared:
+        return
+    again = corner_names(*reader.probabilities(list(cleared.values())), letters)
+    for (i, alone), read in zip(cleared.items(), again, strict=True):
+        first = named[i][0]
+        if read[0] is not None and read[0].rank == first.rank and read[1] >= threshold:
+            windows[i], named[i] = alone, read
+
+
+def index_alone(window: np.ndarray) -> np.ndarray | None:
+    """The corner window with everything right of its index's own ink painted over in
+    its paper's colour; None when nothing lies there, or no glyph lies where the rank and
+    the suit should (``RANK_AT``, ``SUIT_AT``)."""
+    amount = ink(window)
+    pixels = amount.size
+    # The paper's level is where the palest tenth of the window begins, as the net takes it.
+    paper = float(np.partition(amount.reshape(-1), pixels // 10)[pixels // 10])
+    inked = cv2.compare(amount.astype(np.float32) - paper, INK_DROP * (255.0 - paper),
+                        cv2.CMP_GE)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(inked, connectivity=8)
+    stats = stats[1:count]
+    glyphs = [_glyph_at(stats, at) for at in (RANK_AT, SUIT_AT)]
+    if None in glyphs:
+        return None
+    rank = stats[glyphs[0]]
+    rank_right, rank_bottom = rank[0] + rank[2], rank[1] + rank[3]
+    x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    level = np.minimum(y + h, rank_bottom) - np.maximum(y, rank[1])
+    own = ((level >= 0.5 * np.minimum(h, rank[3])) & (x - rank_right <= OWN_GAP * rank[3])
+           & (x + w > rank_right))
+    right = int(max((x + w)[glyphs].max(), (x + w)[own].max(initial=0)))
+    cut = right + CLEAR_MARGIN
+    if cut >= WINDOW[0] or not inked[:, cut:].any():
+        return None
+    out = window.copy()
+    out[:, cut:] = np.partition(window.reshape(-1, 3), pixels * 9 // 10, axis=0)[pixels * 9 // 10]
+    return out
+
+
+def _glyph_at(stats: np.ndarray, at: tuple[float, float]) -> int | None:
+    """The smallest blob whose box holds the point ``at``: the glyph there, not a line
+    drawn round it."""
+    x, y = at
+    holds = np.flatnonzero((stats[:, 0] <= x) & (x < stats[:, 0] + stats[:, 2])
+                           & (stats[:, 1] <= y) & (y < stats[:, 1] + stats[:, 3]))
+    if not len(holds):
+        return None
+    return int(holds[np.argmin(stats[holds, 4])])
 
 
 # Two indices are one when their rank glyphs lie closer than this share of the window's

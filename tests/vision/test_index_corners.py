@@ -15,6 +15,7 @@ from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW
 from scanner.vision.indices import (
     CORNER_LOOKS,
     RANK_AT,
+    SUIT_AT,
     IndexHit,
     _alike,
     _Blobs,
@@ -25,6 +26,7 @@ from scanner.vision.indices import (
     _merged,
     _pairs,
     _pip_twins,
+    _read_again_alone,
     _sample,
     _stock_gains,
     _stock_regions,
@@ -32,6 +34,7 @@ from scanner.vision.indices import (
     _unclaimed,
     corner_looks,
     find_index_corners,
+    index_alone,
     second_look_names,
 )
 
@@ -366,3 +369,115 @@ def test_a_pip_of_a_grid_is_neither_rank_nor_larger_suit_however_sure(monkeypatc
     monkeypatch.setattr(indices, "_in_a_grid",
                         lambda twins, centroids: np.zeros(len(twins), bool))
     assert near(proposed(), pip) and near(proposed(), six)
+
+
+PAPER, BLACK, RED = (228, 230, 232), (25, 25, 25), (40, 40, 200)
+
+
+def a_seven_of_clubs_window(neighbour: bool = True) -> np.ndarray:
+    """A corner window as the finder cuts one: a 7 over its club, and, just right of them,
+    the red heart of the next card in a tight fan."""
+    window = np.full((WINDOW[1], WINDOW[0], 3), PAPER, np.uint8)
+    x, y = int(RANK_AT[0]), int(RANK_AT[1])
+    cv2.polylines(window, [np.array([[x - 9, y - 14], [x + 9, y - 14], [x - 2, y + 14]])],
+                  False, BLACK, 3)
+    cv2.circle(window, (int(SUIT_AT[0]), int(SUIT_AT[1])), 9, BLACK, -1)
+    if neighbour:
+        cv2.circle(window, (58, 66), 10, RED, -1)
+    return window
+
+
+def inked_columns(window: np.ndarray) -> np.ndarray:
+    return np.flatnonzero((window.min(axis=2) < 150).any(axis=0))
+
+
+def test_a_neighbours_ink_beside_an_index_is_painted_over_in_the_papers_colour():
+    window = a_seven_of_clubs_window()
+    alone = index_alone(window)
+    assert alone is not None
+    assert inked_columns(alone).max() < 45
+    assert (alone[:, 60] == PAPER).all()
+    assert np.array_equal(alone[:, :30], window[:, :30]), "the index itself is untouched"
+
+
+def test_the_second_figure_of_a_ten_is_the_index_s_own_and_kept():
+    window = np.full((WINDOW[1], WINDOW[0], 3), PAPER, np.uint8)
+    x, y = int(RANK_AT[0]), int(RANK_AT[1])
+    cv2.line(window, (x, y - 14), (x, y + 14), BLACK, 3)
+    cv2.ellipse(window, (x + 12, y), (6, 14), 0, 0, 360, BLACK, 3)
+    cv2.circle(window, (int(SUIT_AT[0]), int(SUIT_AT[1])), 9, BLACK, -1)
+    cv2.circle(window, (62, 70), 8, RED, -1)
+    alone = index_alone(window)
+    assert alone is not None
+    assert inked_columns(alone).max() >= x + 16, "the 0 was painted over"
+    assert inked_columns(alone).max() < 52
+
+
+def test_a_window_with_nothing_beyond_its_index_or_no_index_is_not_read_again():
+    assert index_alone(a_seven_of_clubs_window(neighbour=False)) is None
+    blank_rank = a_seven_of_clubs_window()
+    blank_rank[: int(SUIT_AT[1]) - 12] = PAPER
+    assert index_alone(blank_rank) is None
+
+
+class TakesTheNeighboursSuit:
+    """A corner reader that reads the 7 of hearts, unsure, while red ink lies right of the
+    index, and ``alone`` (a card, how sure) once it is painted over."""
+
+    calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
+
+    def __init__(self, alone: tuple[str, float]):
+        self.alone = alone
+        self.read = 0
+
+    def probabilities(self, windows):
+        ranks = np.full((len(windows), len(RANK_LABELS)), 1e-4, np.float32)
+        suits = np.full((len(windows), len(SUIT_LABELS)), 1e-4, np.float32)
+        for i, window in enumerate(windows):
+            red = (window[:, 45:, 2].astype(int) - window[:, 45:, 0] > 80).any()
+            name, score = ("7H", 0.9) if red else self.alone
+            ranks[i, RANK_LABELS.index(f"r:{name[0]}")] = score
+            suits[i, SUIT_LABELS.index(name[1])] = 1.0
+        self.read += len(windows)
+        return ranks, suits
+
+
+def read_again(reader, window: np.ndarray | None = None):
+    windows = [a_seven_of_clubs_window() if window is None else window]
+    named = indices.corner_names(*reader.probabilities(windows), None)
+    _read_again_alone(windows, named, None, reader)
+    return windows[0], named[0]
+
+
+def test_an_index_read_with_its_neighbours_suit_is_read_again_alone():
+    """In a real tight fan the 7 of clubs beside the 2 of hearts was read as the 7 of
+    hearts at 0.91; alone, as the 7 of clubs at 0.998."""
+    window, (card, score) = read_again(TakesTheNeighboursSuit(("7C", 0.995)))
+    assert card == parse_card("7C") and score == pytest.approx(0.995)
+    assert inked_columns(window).max() < 45, "the window kept is the one read"
+
+
+def test_a_read_alone_must_itself_clear_the_corner_score():
+    """Short of it, the first read and its window stand, for the second look calibrated
+    on windows as found."""
+    window, (card, _) = read_again(TakesTheNeighboursSuit(("7C", 0.98)))
+    assert card == parse_card("7H")
+    assert np.array_equal(window, a_seven_of_clubs_window())
+
+
+def test_a_read_alone_naming_another_rank_is_not_taken():
+    """Painting over a neighbour changes what the suit beside the rank is taken for, not
+    the rank: where cards lie edge to edge a glyph upside down over another's rank, read
+    alone, passed for a 2 of hearts."""
+    _, (card, _) = read_again(TakesTheNeighboursSuit(("2C", 0.995)))
+    assert card == parse_card("7H")
+
+
+def test_a_sure_first_read_is_not_read_again():
+    reader = SURE_OF_EVERYTHING
+    calls = []
+    reader_spy = SimpleNamespace(calibration=reader.calibration,
+                                 probabilities=lambda w: calls.append(len(w))
+                                 or reader.probabilities(w))
+    read_again(reader_spy)
+    assert calls == [1]
