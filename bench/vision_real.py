@@ -2,6 +2,7 @@
 
     python bench/vision_real.py --dataset DIR [--split calibration|valid|test]
                                 [--svg DIR [--fans] [--learn]] [--photos DIR]
+                                [--dummy]
                                 [--deals DIR] [--model FILE]
 
 - ``--dataset``: the CC0 cards image dataset; ``--split calibration`` (the default) reads
@@ -18,6 +19,10 @@
 - ``--fans``: with ``--svg``, each unseen deck is also dealt into four hands of 13, each
   fanned on a table and photographed (``fanned``), at a wide spread and at a tight one,
   and read by the table view: cards named right, named wrongly or twice.
+- ``--dummy``: with ``--svg`` or ``--photos``, the unseen decks' cards and the photos'
+  cards are also dealt into hands of 13 and each hand laid as a bridge dummy, a column a
+  suit, each card over the one before with only its index strip showing (``dummy``), and
+  read by the table view: cards named right, named wrongly or twice.
 - ``--learn``: with ``--svg``, each unseen deck is also learnt (``tablescan learn``'s
   profile) from one sorted pass of its cards as tight crops, then its photos are read with
   that profile.
@@ -56,6 +61,7 @@ from scanner.vision.training.real_cards import (
     dataset_images,
     fanned_on_a_table,
     is_calibration,
+    laid_as_a_dummy,
     load,
     svg_images,
     table_surface,
@@ -186,6 +192,44 @@ def fans(deck: str, cards: list[RealImage], read: Callable[[np.ndarray], list],
               f"wrong or twice {wrong}")
 
 
+# A dummy's cards lie this share of a card's height below the one before: a tight column
+# and a loose one.
+DUMMY_STEPS = (0.22, 0.3)
+DUMMY_HANDS = 8  # hands of 13 laid as a dummy, per deck and step: two deals
+
+
+def dummy(name: str, cards: list[tuple[Card, tuple[np.ndarray, np.ndarray]]],
+          read: Callable[[np.ndarray], list], seed: int) -> None:
+    """Hands of 13 dealt from ``cards`` (each card with its pixels and alpha), each laid as
+    a dummy (``real_cards.laid_as_a_dummy``), suit by suit, high cards first."""
+    order = "AKQJT98765432"
+    for step in DUMMY_STEPS:
+        rng = np.random.default_rng(seed)
+        right = wrong = held_count = 0
+        for hand in range(DUMMY_HANDS):
+            start = 13 * (hand % 4)
+            if start == 0:
+                deal = [cards[i] for i in rng.permutation(len(cards))]
+            held = deal[start:start + 13]
+            columns: dict[str, list] = {}
+            for card, image in sorted(held, key=lambda c: (c[0].suit.value,
+                                                           order.index(str(c[0])[0]))):
+                columns.setdefault(card.suit.value, []).append(image)
+            photo = laid_as_a_dummy(list(columns.values()), step, rng)
+            _, data = cv2.imencode(".jpg", cv2.GaussianBlur(photo, (0, 0), 0.8),
+                                   [cv2.IMWRITE_JPEG_QUALITY, 88])
+            named = Counter(d.card for d in read(cv2.imdecode(data, cv2.IMREAD_COLOR))
+                            if d.card is not None)
+            truth = {card for card, _ in held}
+            right += sum(1 for card in named if card in truth)
+            wrong += sum(n for card, n in named.items() if card not in truth)
+            wrong += sum(n - 1 for card, n in named.items() if card in truth)
+            held_count += len(held)
+        print(f"{name}, as a dummy, {step:.0%} apart".ljust(62)
+              + f"{held_count} cards: named right {right} ({100 * right / held_count:.1f}%), "
+              f"wrong or twice {wrong}")
+
+
 def print_tally(label: str, tally: Tally, show: int = 8) -> None:
     print(tally.line(label))
     for mistake in tally.mistakes[:show]:
@@ -223,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="a corner net to use instead of the shipped")
     parser.add_argument("--fans", action="store_true",
                         help="also fan each unseen deck's cards into hands and read them")
+    parser.add_argument("--dummy", action="store_true",
+                        help="also lay the unseen decks' and the photos' cards as a dummy")
     parser.add_argument("--learn", action="store_true",
                         help="also learn each unseen deck from a sorted pass and read with it")
     args = parser.parse_args(argv)
@@ -245,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
             print_tally(f"unseen deck {deck}, photos", read_all(photos, read_single_card), 3)
             if args.fans:
                 fans(deck, cards, read_table, BENCH_SEED)
+            if args.dummy:
+                dummy(f"unseen deck {deck}", [(i.card, load(i)) for i in cards
+                                              if i.card is not None], read_table, BENCH_SEED)
             if args.learn:
                 try:
                     learnt = learnt_profile(cards)
@@ -261,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         laid = [(name, photographed(img, np.full(img.shape[:2], 255, np.uint8), rng), truth,
                  back) for name, img, truth, back in real]
         print_tally("real photos, laid on a table", read_all(laid, read_single_card))
+        if args.dummy:
+            dummy("real photos", [(truth, (img, np.full(img.shape[:2], 255, np.uint8)))
+                                  for _, img, truth, _ in real if truth is not None],
+                  read_table, BENCH_SEED)
     if args.deals is not None:
         deals(args.deals, read_table)
     return 0

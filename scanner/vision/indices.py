@@ -19,7 +19,9 @@ pips alike in size and shape, as a number card's middle is, is never taken for a
 (nor for a suit larger than its rank). A window named short of that score is read again
 with everything right of its index painted over, for the next card of a tight fan lies
 there and the net sometimes takes its suit; that read stands only when it names the same
-rank at the full score. A proposal just short of that score, on an index
+rank in another suit at the full score. Two sure reads of one rank glyph, the two ways up,
+naming different cards (a 9 over its suit, and turned half round a 6 over the pip of the
+card above it) name neither. A proposal just short of that score, on an index
 no sure read has claimed, gets a second look: its window redrawn a little shifted, scaled
 and turned (``CORNER_LOOKS``), the beliefs averaged, and the card named at the score
 calibrated for that average (``Calibration.corner_second``). A true index reads alike in
@@ -63,6 +65,12 @@ SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's 
 NEUTRAL = 0.75  # stock's darkest channel at least this share of its brightest: not coloured
 
 
+# Two indices are one when their rank glyphs lie closer than this share of the window's
+# width: a rank paired with its own suit and with a neighbour's pip reads as two cards on
+# one rank. In the tightest fans seen, the next card's rank lies a third of a window away.
+SAME_RANK_SHARE = 0.2
+
+
 @dataclass(frozen=True)
 class IndexHit:
     """A card named by one visible corner: the card, how sure, and the corner window's
@@ -78,6 +86,12 @@ class IndexHit:
         w, h = WINDOW
         across, down = self.corner[1] - self.corner[0], self.corner[3] - self.corner[0]
         return self.corner[0] + RANK_AT[0] / w * across + RANK_AT[1] / h * down
+
+    def on_one_rank(self, other: IndexHit) -> bool:
+        """Whether the two hits read one rank glyph (``SAME_RANK_SHARE``)."""
+        size = float(np.linalg.norm(self.corner[1] - self.corner[0]))
+        return bool(np.linalg.norm(other.rank_centre() - self.rank_centre())
+                    < SAME_RANK_SHARE * size)
 
     def same_index_or_card(self, other: IndexHit) -> bool:
         """Whether two hits are one index read twice (on one spot) or the two corners of
@@ -489,9 +503,12 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     reader = reader or default_reader()
     proposals = _proposals(image, letters, reader, known)
     threshold = reader.calibration.corner
-    sure = _each_card_once([p.hit for p in proposals if p.hit.score >= threshold], copies)
+    sure = [p.hit for p in proposals if p.hit.score >= threshold]
+    either_way = _read_both_ways_up(sure)
+    sure = _each_card_once([h for h in sure if h not in either_way], copies)
     doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
                 and not p.freed and not p.patterned and _unclaimed(p.hit, sure, copies)
+                and not any(p.hit.on_one_rank(h) for h in either_way)
                 and not _inside(p.hit, unread)]
     return _each_card_once(sure + _second_look(doubtful, letters, reader), copies)
 
@@ -555,9 +572,7 @@ def _unclaimed(hit: IndexHit, sure: list[IndexHit], copies: int) -> bool:
     often as the deck holds it, and its rank glyph is not one a sure hit stands on."""
     if sum(k.card == hit.card for k in sure) >= copies:
         return False
-    size = float(np.linalg.norm(hit.corner[1] - hit.corner[0]))
-    rank = hit.rank_centre()
-    return all(np.linalg.norm(k.rank_centre() - rank) >= SAME_RANK_SHARE * size for k in sure)
+    return not any(hit.on_one_rank(k) for k in sure)
 
 
 def _second_look(doubtful: list[_Proposal], letters: str | None, reader: CornerReader
@@ -672,16 +687,19 @@ OWN_GAP = 0.25
 def _read_again_alone(windows: list[np.ndarray], named: list[tuple[Card | None, float]],
                       letters: str | None, reader: CornerReader) -> None:
     """Read again, with the index alone in it (``index_alone``), each window the net named
-    a card on short of the corner score; where that read names the same rank and itself
-    clears the corner score, it and its window replace the first (in place).
+    a card on short of the corner score; where that read names the same rank in another
+    suit, and itself clears the corner score, it and its window replace the first (in
+    place).
 
     In a tight fan the next card's index lies just right of this one's, and the net
     sometimes takes its suit: a 7 of clubs beside a 2 of hearts reads as the 7 of hearts
-    at 0.91, and alone as the 7 of clubs at 0.998. Only the suit may change: where cards
-    lie edge to edge, a glyph upside down over another card's rank, read alone, passed
-    for a 2 of hearts. A read alone short of the corner score is not taken either: the
-    second look is calibrated on windows as found. On the calibration windows this names
-    1,372 corners right where the first read alone names 1,365, with the same 2 wrong."""
+    at 0.91, and alone as the 7 of clubs at 0.998. Only the suit may change, and must:
+    painting over what lies around a glyph also takes away what told the net it was no
+    index. A pip of a dummy's column, cut to a triangle by the card over it, read as the
+    ace of spades at 0.75 and alone at 0.997; where cards lie edge to edge, an upside-down
+    2 over another card's rank, read alone, passed for a 2 of hearts. A read alone short
+    of the corner score is not taken either: the second look is calibrated on windows as
+    found."""
     threshold = reader.calibration.corner
     cleared = {i: alone for i, (card, score) in enumerate(named)
                if card is not None and score < threshold
@@ -691,7 +709,8 @@ def _read_again_alone(windows: list[np.ndarray], named: list[tuple[Card | None, 
     again = corner_names(*reader.probabilities(list(cleared.values())), letters)
     for (i, alone), read in zip(cleared.items(), again, strict=True):
         first = named[i][0]
-        if read[0] is not None and read[0].rank == first.rank and read[1] >= threshold:
+        if (read[0] is not None and read[0].rank == first.rank and read[0].suit != first.suit
+                and read[1] >= threshold):
             windows[i], named[i] = alone, read
 
 
@@ -736,12 +755,6 @@ def _glyph_at(stats: np.ndarray, at: tuple[float, float]) -> int | None:
     return int(holds[np.argmin(stats[holds, 4])])
 
 
-# Two indices are one when their rank glyphs lie closer than this share of the window's
-# width: a rank paired with its own suit and with a neighbour's pip reads as two cards on
-# one rank. In the tightest fans seen, the next card's rank lies a third of a window away.
-SAME_RANK_SHARE = 0.2
-
-
 def _each_card_once(hits: list[IndexHit], copies: int) -> list[IndexHit]:
     """The surest hit of each card, and of each further copy the deck may hold; and on any
     one rank glyph, only the surest card."""
@@ -750,9 +763,19 @@ def _each_card_once(hits: list[IndexHit], copies: int) -> list[IndexHit]:
         same = [k for k in kept if k.card == hit.card]
         if len(same) >= copies or any(k.same_index_or_card(hit) for k in same):
             continue
-        size = float(np.linalg.norm(hit.corner[1] - hit.corner[0]))
-        rank = hit.rank_centre()
-        if any(np.linalg.norm(k.rank_centre() - rank) < SAME_RANK_SHARE * size for k in kept):
+        if any(hit.on_one_rank(k) for k in kept):
             continue
         kept.append(hit)
     return kept
+
+
+def _read_both_ways_up(hits: list[IndexHit]) -> list[IndexHit]:
+    """The hits on a rank glyph that another hit reads the other way up as another card.
+
+    An index's rank is paired with its own suit below it, and with any pip above it: the
+    pip of the card lying above, in a bridge dummy's column. Turned half round, a 9 is a 6
+    in many typefaces, and a pip under it a suit: the 9 of hearts read as the 6 of hearts
+    at 1.0, surer than its own index read. Which way is up is not known then, so neither
+    card is named."""
+    return [a for a in hits if any(a.card != b.card and float(a.down @ b.down) < -0.5
+                                   and a.on_one_rank(b) for b in hits)]

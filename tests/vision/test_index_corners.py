@@ -26,7 +26,9 @@ from scanner.vision.indices import (
     _merged,
     _pairs,
     _pip_twins,
+    _Proposal,
     _read_again_alone,
+    _read_both_ways_up,
     _sample,
     _stock_gains,
     _stock_regions,
@@ -473,6 +475,15 @@ def test_a_read_alone_naming_another_rank_is_not_taken():
     assert card == parse_card("7H")
 
 
+def test_a_read_alone_naming_the_card_read_first_is_not_taken():
+    """Painting over a glyph's surroundings takes away what told the net it was no index:
+    a pip of a dummy's column, cut to a triangle by the card over it, read as the ace of
+    spades at 0.75, and alone at 0.997."""
+    window, (card, score) = read_again(TakesTheNeighboursSuit(("7H", 0.995)))
+    assert card == parse_card("7H") and score == pytest.approx(0.9)
+    assert np.array_equal(window, a_seven_of_clubs_window())
+
+
 def test_a_sure_first_read_is_not_read_again():
     reader = SURE_OF_EVERYTHING
     calls = []
@@ -481,3 +492,36 @@ def test_a_sure_first_read_is_not_read_again():
                                  or reader.probabilities(w))
     read_again(reader_spy)
     assert calls == [1]
+
+
+def turned_half_round(h: IndexHit, name: str) -> IndexHit:
+    """A hit on the same rank glyph as ``h``, read the other way up as ``name``."""
+    rank = h.rank_centre()
+    return IndexHit(parse_card(name), h.score, (2 * rank - h.corner).astype(np.float32),
+                    -h.down)
+
+
+def test_one_rank_read_both_ways_up_as_two_cards_names_neither():
+    """In a dummy's column the pip of the card above lies over each index: a 9 of hearts
+    turned half round is a 6 over a heart, read at 1.0, surer than its own index."""
+    nine = hit("9H", 0.996, 300)
+    six = turned_half_round(nine, "6H")
+    assert six.on_one_rank(nine)
+    assert _read_both_ways_up([nine, six]) == [nine, six]
+    assert _read_both_ways_up([nine, turned_half_round(nine, "9H")]) == []
+    assert _read_both_ways_up([nine, hit("6H", 1.0, 300)]) == [], "one way up: the surer"
+    assert _read_both_ways_up([nine, turned_half_round(hit("6H", 1.0, 500), "6H")]) == []
+
+
+def test_a_rank_read_both_ways_up_is_named_neither_way_nor_looked_at_again(monkeypatch):
+    nine = hit("9H", 0.996, 300)
+    six = turned_half_round(nine, "6H")
+    near_miss = hit("6H", 0.95, 302)
+    window = np.zeros((WINDOW[1], WINDOW[0], 3), np.uint8)
+    monkeypatch.setattr(indices, "_proposals", lambda *args: [
+        _Proposal(h, window, False, False) for h in (nine, six, near_miss)])
+    looked_at = []
+    monkeypatch.setattr(indices, "_second_look",
+                        lambda doubtful, letters, reader: looked_at.extend(doubtful) or [])
+    assert find_index_corners(np.zeros((10, 10, 3), np.uint8), reader=SURE_OF_EVERYTHING) == []
+    assert looked_at == []

@@ -203,6 +203,28 @@ def fanned_on_a_table(cards: list[tuple[np.ndarray, np.ndarray]], spread: float,
     return photo
 
 
+def laid_as_a_dummy(columns: list[list[tuple[np.ndarray, np.ndarray]]], step: float,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Cards (BGR pixels and alpha) laid face up as a bridge dummy in a 1600×1200 photo,
+    300 px tall: one column a suit, each card lying over the one before, ``step`` of a
+    card's height lower, so that of all but the last only a strip with its index shows."""
+    photo = table_surface(rng, 1200, 1600)
+    height = 300
+    for c, column in enumerate(columns):
+        for k, (img, alpha) in enumerate(column):
+            h, w = img.shape[:2]
+            scale = height / h
+            corner = (180 + c * (w * scale + 40) + rng.uniform(-5, 5),
+                      60 + k * step * height + rng.uniform(-3, 3))
+            quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale + corner
+            a = np.deg2rad(rng.uniform(-3, 3))
+            middle = quad.mean(axis=0)
+            quad = (quad - middle) @ np.array([[np.cos(a), -np.sin(a)],
+                                               [np.sin(a), np.cos(a)]]).T + middle
+            photo = render.place_card(photo, img, alpha, quad.astype(np.float32))
+    return photo
+
+
 def as_photographed(img: np.ndarray, alpha: np.ndarray, rng: np.random.Generator,
                     height: tuple[float, float] = (110, 320)) -> np.ndarray:
     """The canonical card the table view makes of this card lying on a table in a photo:
