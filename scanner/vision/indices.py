@@ -504,8 +504,10 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     proposals = _proposals(image, letters, reader, known)
     threshold = reader.calibration.corner
     sure = [p.hit for p in proposals if p.hit.score >= threshold]
-    either_way = _read_both_ways_up(sure)
-    sure = _each_card_once([h for h in sure if h not in either_way], copies)
+    both_ways = _read_both_ways_up(sure)
+    either_way = [h for h, both in zip(sure, both_ways, strict=True) if both]
+    sure = _each_card_once([h for h, both in zip(sure, both_ways, strict=True) if not both],
+                           copies)
     doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
                 and not p.freed and not p.patterned and _unclaimed(p.hit, sure, copies)
                 and not any(p.hit.on_one_rank(h) for h in either_way)
@@ -769,13 +771,14 @@ def _each_card_once(hits: list[IndexHit], copies: int) -> list[IndexHit]:
     return kept
 
 
-def _read_both_ways_up(hits: list[IndexHit]) -> list[IndexHit]:
-    """The hits on a rank glyph that another hit reads the other way up as another card.
+def _read_both_ways_up(hits: list[IndexHit]) -> list[bool]:
+    """Which hits lie on a rank glyph that another hit reads the other way up as another
+    card.
 
     An index's rank is paired with its own suit below it, and with any pip above it: the
     pip of the card lying above, in a bridge dummy's column. Turned half round, a 9 is a 6
     in many typefaces, and a pip under it a suit: the 9 of hearts read as the 6 of hearts
     at 1.0, surer than its own index read. Which way is up is not known then, so neither
     card is named."""
-    return [a for a in hits if any(a.card != b.card and float(a.down @ b.down) < -0.5
-                                   and a.on_one_rank(b) for b in hits)]
+    return [any(a.card != b.card and float(a.down @ b.down) < -0.5 and a.on_one_rank(b)
+                for b in hits) for a in hits]

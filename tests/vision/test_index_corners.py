@@ -507,21 +507,25 @@ def test_one_rank_read_both_ways_up_as_two_cards_names_neither():
     nine = hit("9H", 0.996, 300)
     six = turned_half_round(nine, "6H")
     assert six.on_one_rank(nine)
-    assert _read_both_ways_up([nine, six]) == [nine, six]
-    assert _read_both_ways_up([nine, turned_half_round(nine, "9H")]) == []
-    assert _read_both_ways_up([nine, hit("6H", 1.0, 300)]) == [], "one way up: the surer"
-    assert _read_both_ways_up([nine, turned_half_round(hit("6H", 1.0, 500), "6H")]) == []
+    assert _read_both_ways_up([nine, six]) == [True, True]
+    assert _read_both_ways_up([nine, turned_half_round(nine, "9H")]) == [False, False]
+    assert _read_both_ways_up([nine, hit("6H", 1.0, 300)]) == [False, False], "the surer"
+    elsewhere = turned_half_round(hit("6H", 1.0, 500), "6H")
+    assert _read_both_ways_up([nine, elsewhere]) == [False, False]
 
 
 def test_a_rank_read_both_ways_up_is_named_neither_way_nor_looked_at_again(monkeypatch):
+    """The same card read as surely at its other index is still named there."""
     nine = hit("9H", 0.996, 300)
     six = turned_half_round(nine, "6H")
     near_miss = hit("6H", 0.95, 302)
+    other_index = turned_half_round(hit("9H", 0.996, 900, rank_y=600), "9H")
     window = np.zeros((WINDOW[1], WINDOW[0], 3), np.uint8)
     monkeypatch.setattr(indices, "_proposals", lambda *args: [
-        _Proposal(h, window, False, False) for h in (nine, six, near_miss)])
+        _Proposal(h, window, False, False) for h in (nine, six, near_miss, other_index)])
     looked_at = []
     monkeypatch.setattr(indices, "_second_look",
                         lambda doubtful, letters, reader: looked_at.extend(doubtful) or [])
-    assert find_index_corners(np.zeros((10, 10, 3), np.uint8), reader=SURE_OF_EVERYTHING) == []
+    named = find_index_corners(np.zeros((10, 10, 3), np.uint8), reader=SURE_OF_EVERYTHING)
+    assert named == [other_index]
     assert looked_at == []
