@@ -162,13 +162,16 @@ def learnt_profile(cards: list[RealImage]) -> DeckProfile:
 FAN_SPREADS = {"wide": (90.0, 130.0), "tight": (45.0, 80.0)}  # degrees, first to last card
 
 
-def fanned(cards: list[RealImage], spread: float, rng: np.random.Generator) -> np.ndarray:
-    """The cards fanned on a table (``real_cards.fanned_on_a_table``), with a little blur
-    and JPEG."""
-    photo = cv2.GaussianBlur(fanned_on_a_table([load(c) for c in cards], spread, rng),
-                             (0, 0), 0.8)
-    _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
+def snapped(scene: np.ndarray) -> np.ndarray:
+    """A composited scene as a phone hands it over: a little blur, then JPEG."""
+    _, data = cv2.imencode(".jpg", cv2.GaussianBlur(scene, (0, 0), 0.8),
+                           [cv2.IMWRITE_JPEG_QUALITY, 88])
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def fanned(cards: list[RealImage], spread: float, rng: np.random.Generator) -> np.ndarray:
+    """The cards fanned on a table (``real_cards.fanned_on_a_table``), ``snapped``."""
+    return snapped(fanned_on_a_table([load(c) for c in cards], spread, rng))
 
 
 def fans(deck: str, cards: list[RealImage], read: Callable[[np.ndarray], list],
@@ -215,11 +218,8 @@ def dummy(name: str, cards: list[tuple[Card, tuple[np.ndarray, np.ndarray]]],
             for card, image in sorted(held, key=lambda c: (c[0].suit.value,
                                                            order.index(str(c[0])[0]))):
                 columns.setdefault(card.suit.value, []).append(image)
-            photo = laid_as_a_dummy(list(columns.values()), step, rng)
-            _, data = cv2.imencode(".jpg", cv2.GaussianBlur(photo, (0, 0), 0.8),
-                                   [cv2.IMWRITE_JPEG_QUALITY, 88])
-            named = Counter(d.card for d in read(cv2.imdecode(data, cv2.IMREAD_COLOR))
-                            if d.card is not None)
+            photo = snapped(laid_as_a_dummy(list(columns.values()), step, rng))
+            named = Counter(d.card for d in read(photo) if d.card is not None)
             truth = {card for card, _ in held}
             right += sum(1 for card in named if card in truth)
             wrong += sum(n for card, n in named.items() if card not in truth)
