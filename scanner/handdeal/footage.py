@@ -227,8 +227,7 @@ def _station_quad(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     centre = np.array([fw / 2, fh / 2]) + rng.uniform(-1, 1, 2) * np.array([20.0, 8.0])
     half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float64) * scale / 2
     angle = np.deg2rad(rng.uniform(-2, 2))
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    return (half @ rot.T + centre).astype(np.float32)
+    return (render.turned(half, angle) + centre).astype(np.float32)
 
 
 def _zone_centre(seat: Seat) -> tuple[float, float]:

@@ -508,8 +508,14 @@ def _station_quad(rng: np.random.Generator, card_wh: tuple[int, int], size: tupl
     half = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float64) * scale / 2
     tilt = levels.get("tilt", 0.0)
     half *= 1 + 0.06 * tilt * rng.uniform(-1, 1, (4, 1))
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    return (half @ rot.T + centre).astype(np.float32)
+    return (turned(half, angle) + centre).astype(np.float32)
+
+
+def turned(points: np.ndarray, radians: float) -> np.ndarray:
+    """Points (N×2, x and y) turned about the origin by ``radians``: clockwise on screen,
+    whose y runs down."""
+    rot = np.array([[np.cos(radians), -np.sin(radians)], [np.sin(radians), np.cos(radians)]])
+    return points @ rot.T
 
 
 def place_card(frame: np.ndarray, card_img: np.ndarray, alpha: np.ndarray, quad: np.ndarray

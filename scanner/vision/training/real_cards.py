@@ -198,7 +198,7 @@ def fanned_on_a_table(cards: list[tuple[np.ndarray, np.ndarray]], spread: float,
         local = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale
         local -= (w * scale / 2, h * scale + 120)
         a = np.deg2rad(spread * (i / max(len(cards) - 1, 1) - 0.5))
-        quad = local @ np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]).T + pivot
+        quad = render.turned(local, a) + pivot
         photo = render.place_card(photo, img, alpha, quad.astype(np.float32))
     return photo
 
@@ -219,8 +219,7 @@ def laid_as_a_dummy(columns: list[list[tuple[np.ndarray, np.ndarray]]], step: fl
             quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) * scale + corner
             a = np.deg2rad(rng.uniform(-3, 3))
             middle = quad.mean(axis=0)
-            quad = (quad - middle) @ np.array([[np.cos(a), -np.sin(a)],
-                                               [np.sin(a), np.cos(a)]]).T + middle
+            quad = render.turned(quad - middle, a) + middle
             photo = render.place_card(photo, img, alpha, quad.astype(np.float32))
     return photo
 
@@ -235,8 +234,7 @@ def as_photographed(img: np.ndarray, alpha: np.ndarray, rng: np.random.Generator
     angle = np.deg2rad(_u(rng, -180, 180))
     half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float64) * scale / 2
     half *= 1 + 0.08 * rng.uniform(-1, 1, (4, 1))
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    quad = half @ rot.T
+    quad = render.turned(half, angle)
     margin = 16
     quad -= quad.min(axis=0) - margin
     pw, ph = (np.ceil(quad.max(axis=0)) + margin).astype(int)

@@ -260,8 +260,7 @@ def seen(face: Face, rng: np.random.Generator, strength: float = 1.0) -> np.ndar
     angle = np.deg2rad(_u(rng, -8, 8) if station else _u(rng, -180, 180))
     half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float64) * scale / 2
     half *= 1 + (0.06 if station else 0.1) * rng.uniform(-1, 1, (4, 1))
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    quad = half @ rot.T
+    quad = render.turned(half, angle)
     margin = 14
     quad -= quad.min(axis=0) - margin
     pw, ph = (np.ceil(quad.max(axis=0)) + margin).astype(int)
