@@ -102,16 +102,17 @@ class IndexHit:
 
 
 def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``;
-    and which of them were freed from a line (``_with_lines_taken_off``). Only the parts
-    of the photo holding card stock outside ``skip`` are searched (``_stock_regions``)."""
+    which of them were freed from a line, and which of those by painting the line out
+    (``_with_lines_taken_off``). Only the parts of the photo holding card stock outside
+    ``skip`` are searched (``_stock_regions``)."""
     side = max(image.shape[:2])
     sample = _sample(image)
     gains = _stock_gains(sample)
     sample = _balanced(sample, gains)
     top = _stock_top(sample)
-    found_stats, found_centroids, found_freed = [], [], []
+    found_stats, found_centroids, found_freed, found_unlined = [], [], [], []
     for x, y, w, h in _stock_regions(sample, image.shape[:2], skip, top):
         crop = _balanced(image[y:y + h, x:x + w], gains)
         inked = _ink_on_stock(crop, side, top)
@@ -121,8 +122,8 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
             inked, 8, cv2.CV_32S, cv2.CCL_BBDT)
         found = len(stats)
-        stats, centroids = _with_lines_taken_off(labels, stats, centroids,
-                                                 _glyph_sized(stats, side), side)
+        stats, centroids, unlined = _with_lines_taken_off(labels, stats, centroids,
+                                                          _glyph_sized(stats, side), side)
         freed = np.arange(len(stats)) >= found
         keep = _glyph_sized(stats, side)
         stats, centroids = stats[keep].copy(), centroids[keep] + (x, y)
@@ -130,10 +131,12 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         found_stats.append(stats)
         found_centroids.append(centroids)
         found_freed.append(freed[keep])
+        found_unlined.append(unlined[keep])
     if not found_stats:
-        return np.empty((0, 5), np.int32), np.empty((0, 2)), np.empty(0, bool)
+        return (np.empty((0, 5), np.int32), np.empty((0, 2)), np.empty(0, bool),
+                np.empty(0, bool))
     return (np.concatenate(found_stats), np.concatenate(found_centroids),
-            np.concatenate(found_freed))
+            np.concatenate(found_freed), np.concatenate(found_unlined))
 
 
 def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
@@ -282,21 +285,39 @@ def _glyph_sized(stats: np.ndarray, side: int) -> np.ndarray:
 
 
 LINE_WIDTH = 0.003  # of the photo's long side: the widest line an opening takes off
+# A straight run of ink at least this share of the photo's long side is a line (a court's
+# frame, a card's edge), not a glyph's stroke: a rank's stem runs about half as long.
+LINE_LENGTH = 0.06
+# What painting the lines out leaves is kept as a glyph only if it touched them at a point,
+# along at most this share of its size: a pip cut by the edge of the card over it touches
+# along the whole cut. Nor is a piece under this share of the photo's long side kept: the
+# rounded corner left between two painted sides of a card's outline is such a piece.
+LINE_CONTACT = 0.5
+LEFT_BY_LINES = 0.015
+# Nor is a piece whose solid core, what an opening leaves of it, holds this share of its
+# ink but spans less than this share of its size: a pip with the stub of an edge that ran
+# into the line for less than a line's length. The opening frees the pip alone.
+SOLID_CORE = (0.5, 0.75)
 
 
 def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
-                          whole: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+                          whole: np.ndarray, side: int
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The blobs, and what each blob too large for a glyph leaves once thin lines are
-    taken off it (a morphological opening).
+    taken off it, two ways; and which of the added blobs came of the second.
 
     A court card's small suit pip or its letter often touches the thin frame line round
     its picture, and a rank may touch a neighbour's edge: glyph and line then make one
-    blob too large to be either. Only those large blobs are opened, so a glyph found
-    whole is never thinned; what the opening frees is added beside it. (Wood grain or a
-    printed pattern opens into many pieces too: ``_pairs`` pairs a freed piece only with a
-    blob found ``whole``, so a large blob with none within a pair's reach is not opened.)"""
+    blob too large to be either. The first way is a morphological opening: it frees a
+    solid pip but wears a thin letter away. The second paints out each long straight run
+    (``LINE_LENGTH``) found by a Hough transform: it frees a thin letter whole, as it
+    takes off the line alone. Only those large blobs are opened, so a glyph found whole is
+    never thinned; what is freed is added beside it. (Wood grain or a printed pattern
+    opens into many pieces too: ``_pairs`` pairs a freed piece only with a blob found
+    ``whole``, so a large blob with none within a pair's reach is not opened.)"""
+    unlined = [np.zeros(len(stats), bool)]
     if not whole.any():
-        return stats, centroids
+        return stats, centroids, unlined[0]
     height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     reach = PAIR_DISTANCE[1] * float(height[whole].max())
     large = np.nonzero(height > BLOB_HEIGHT[1] * side)[0]
@@ -307,6 +328,7 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
             & (centroids[whole, 1] >= y - reach) & (centroids[whole, 1] <= y + h + reach))
     k = max(3, round(side * LINE_WIDTH)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    length = max(10, round(side * LINE_LENGTH))
     more_stats, more_centroids = [stats], [centroids]
     for i in large[near.any(axis=1)]:
         x, y, w, h, _ = stats[i]
@@ -314,13 +336,55 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
         # Nothing beyond the crop: a line along its edge must not survive as if it went on.
         opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc, borderType=cv2.BORDER_CONSTANT,
                                   borderValue=0)
-        _, _, parts, middles = cv2.connectedComponentsWithStatsWithAlgorithm(
-            opened, 8, cv2.CV_32S, cv2.CCL_BBDT)
-        parts = parts[1:].copy()
-        parts[:, :2] += (x, y)
-        more_stats.append(parts)
-        more_centroids.append(middles[1:] + np.array([x, y], np.float64))
-    return np.concatenate(more_stats), np.concatenate(more_centroids)
+        for (parts, middles), by_lines in ((_parts(opened), False),
+                                           (_lines_painted_out(blob, opened, length, side),
+                                            True)):
+            parts[:, :2] += (x, y)
+            more_stats.append(parts)
+            more_centroids.append(middles + np.array([x, y], np.float64))
+            unlined.append(np.full(len(parts), by_lines))
+    return np.concatenate(more_stats), np.concatenate(more_centroids), np.concatenate(unlined)
+
+
+def _parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Stats and centroids of a mask's connected parts, the background left out."""
+    _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    return stats[1:].copy(), centroids[1:]
+
+
+def _lines_painted_out(blob: np.ndarray, opened: np.ndarray, length: int, side: int
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Stats and centroids of the pieces of a blob (a 0/255 crop) left once each straight
+    run of ink ``length`` long is painted out: those that touched a line at a point, are
+    not flecks, and are not a solid core with a stub (``SOLID_CORE``, judged on what the
+    blob's opening, ``opened``, left)."""
+    lines = cv2.HoughLinesP(blob, 1, np.pi / 180, length, minLineLength=length,
+                            maxLineGap=2)
+    if lines is None:
+        return np.empty((0, 5), np.int32), np.empty((0, 2))
+    painted = np.zeros_like(blob)
+    # A line thicker than the brush holds several runs side by side, each painted.
+    for x1, y1, x2, y2 in lines.reshape(-1, 4):
+        cv2.line(painted, (int(x1), int(y1)), (int(x2), int(y2)), 255, 3)
+    left = cv2.subtract(blob, painted)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        left, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    touching = cv2.dilate(painted, np.ones((3, 3), np.uint8))
+    contact = np.bincount(labels[(touching != 0) & (left != 0)], minlength=count)
+    size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    keep = (contact <= LINE_CONTACT * size) & (size >= LEFT_BY_LINES * side)
+    keep[0] = False  # the background
+    for j in np.flatnonzero(keep):
+        x, y, w, h, area = stats[j]
+        piece = cv2.compare(labels[y:y + h, x:x + w], int(j), cv2.CMP_EQ)
+        core = piece & opened[y:y + h, x:x + w]
+        core_parts, _ = _parts(core)
+        if len(core_parts):
+            _, _, cw, ch, core_ink = core_parts[np.argmax(core_parts[:, cv2.CC_STAT_AREA])]
+            keep[j] = not (core_ink >= SOLID_CORE[0] * area
+                           and max(cw, ch) < SOLID_CORE[1] * size[j])
+    return stats[keep].copy(), centroids[keep]
 
 
 def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
@@ -336,13 +400,15 @@ def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Blobs:
-    """Ink blobs (``_ink_blobs``: stats, centroids, which were freed from a line) and their
-    measures, each worked out once whichever rules ask: on a busy table a thousand blobs
-    make every blob-by-blob matrix cost tens of milliseconds."""
+    """Ink blobs (``_ink_blobs``: stats, centroids, which were freed from a line, and which
+    of those by painting the line out) and their measures, each worked out once whichever
+    rules ask: on a busy table a thousand blobs make every blob-by-blob matrix cost tens
+    of milliseconds."""
 
     stats: np.ndarray
     centroids: np.ndarray
     freed: np.ndarray | None = None
+    unlined: np.ndarray | None = None
 
     @cached_property
     def sizes(self) -> np.ndarray:
@@ -360,8 +426,9 @@ class _Blobs:
 def _pairs(blobs: _Blobs) -> list[tuple[int, int]]:
     """Blob pairs (rank, suit) spaced and sized as an index is, and not two of a kind: two
     pips of one card are alike in width, height and ink, a rank and its suit are not; nor
-    two blobs both ``freed`` from lines: a court's letter or its pip may touch the frame
-    round its picture, seldom both."""
+    two blobs both ``freed`` from lines by an opening, which leaves pieces of wood grain
+    and print as readily as glyphs. Two pieces left by painting lines out may pair: a
+    court's letter and its pip both touch its frame on some decks."""
     size, distance = blobs.sizes, blobs.distances
     ratio = size[None, :] / size[:, None]
     ok = ((distance >= PAIR_DISTANCE[0] * size[:, None])
@@ -369,7 +436,10 @@ def _pairs(blobs: _Blobs) -> list[tuple[int, int]]:
           & (ratio >= SIZE_RATIO[0]) & (ratio <= SIZE_RATIO[1]) & ~blobs.alike)
     np.fill_diagonal(ok, False)
     if blobs.freed is not None:
-        ok &= ~(blobs.freed[:, None] & blobs.freed[None, :])
+        both = blobs.freed[:, None] & blobs.freed[None, :]
+        if blobs.unlined is not None:
+            both &= ~(blobs.unlined[:, None] & blobs.unlined[None, :])
+        ok &= ~both
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
 

@@ -132,7 +132,7 @@ def index_touching_a_line() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def test_a_pip_touching_a_frame_line_is_freed_from_it_and_paired_with_its_rank():
     img, rank, pip = index_touching_a_line()
-    stats, centroids, freed = _ink_blobs(img)
+    stats, centroids, freed, _ = _ink_blobs(img)
     at_rank = int(np.argmin(np.linalg.norm(centroids - rank, axis=1)))
     at_pip = int(np.argmin(np.linalg.norm(centroids - pip, axis=1)))
     assert np.linalg.norm(centroids[at_pip] - pip) < 4
@@ -140,11 +140,83 @@ def test_a_pip_touching_a_frame_line_is_freed_from_it_and_paired_with_its_rank()
     assert (at_rank, at_pip) in _pairs(_Blobs(stats, centroids, freed))
 
 
-def test_two_pieces_freed_from_lines_are_never_paired():
+def test_two_pieces_freed_by_an_opening_are_never_paired():
     stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
     centroids = stats[:, :2] + stats[:, 2:4] / 2
     assert (0, 1) in _pairs(_Blobs(stats, centroids, np.array([True, False])))
     assert _pairs(_Blobs(stats, centroids, np.array([True, True]))) == []
+
+
+def test_a_letter_and_its_pip_both_left_by_painting_a_line_out_are_paired():
+    """A court's letter and its pip may both touch the frame round its picture."""
+    stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
+    centroids = stats[:, :2] + stats[:, 2:4] / 2
+    both = np.array([True, True])
+    assert (0, 1) in _pairs(_Blobs(stats, centroids, both, both))
+
+
+def thin_king_on_a_frame_line() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A photo at the finder's working size: a K drawn in strokes 2 px wide, as a serif
+    letter is at a fan's scale, whose leg touches a long frame line; a solid pip below
+    it. The K's and the pip's centres."""
+    img = np.full((1600, 1600, 3), 235, np.uint8)
+    for a, b in (((604, 626), (604, 660)), ((604, 646), (624, 626)), ((610, 640), (626, 660))):
+        cv2.line(img, a, b, (30, 30, 30), 2)
+    cv2.circle(img, (606, 700), 13, (30, 30, 30), -1)
+    img[400:1200, 626:629] = 30
+    return img, np.array([613.0, 643.0]), np.array([606.0, 700.0])
+
+
+def test_a_thin_letter_on_a_frame_line_is_freed_whole_by_painting_the_line_out():
+    """An opening wide enough to take the line off wears the K's strokes away too."""
+    img, rank, pip = thin_king_on_a_frame_line()
+    stats, centroids, freed, unlined = _ink_blobs(img)
+    at_rank = int(np.argmin(np.linalg.norm(centroids - rank, axis=1)))
+    at_pip = int(np.argmin(np.linalg.norm(centroids - pip, axis=1)))
+    assert np.linalg.norm(centroids[at_rank] - rank) < 4
+    assert stats[at_rank, cv2.CC_STAT_HEIGHT] >= 32  # the whole letter, not a stroke
+    assert freed[at_rank] and unlined[at_rank]
+    assert (at_rank, at_pip) in _pairs(_Blobs(stats, centroids, freed, unlined))
+
+
+def test_a_pip_cut_by_the_edge_of_the_card_over_it_is_not_left_as_a_glyph():
+    """Where the next card covers half a middle pip, the pip's ink meets the card's edge
+    along the whole cut; painting the edge out would leave a half pip that reads as a
+    rank. A K touching the same edge at one point is freed."""
+    img, rank, _ = thin_king_on_a_frame_line()
+    img[740:1200, 300:900] = 235  # the next card, its edge a line along its top
+    img[740:743, 300:900] = 30
+    cv2.circle(img, (760, 740), 24, (30, 30, 30), -1)
+    img[743:800, 700:820] = 235
+    _, centroids, _, unlined = _ink_blobs(img)
+    half_pip = np.array([760.0, 728.0])
+    assert not any(np.linalg.norm(centroids[unlined] - half_pip, axis=1) < 8)
+    assert np.linalg.norm(centroids[unlined] - rank, axis=1).min() < 4
+
+
+def test_a_pip_left_with_a_stub_of_line_is_not_a_glyph():
+    """A card's edge may run into the frame line for less than a line's length: painting
+    the frame out leaves a pip with the stub of that edge, twice as wide as a pip. The
+    opening frees the pip alone."""
+    img, rank, _ = thin_king_on_a_frame_line()
+    img[1000:1003, 546:626] = 30  # the stub, meeting the frame line
+    cv2.fillConvexPoly(img, np.array([(570, 1000), (608, 1000), (589, 970)], np.int32),
+                       (30, 30, 30))
+    _, centroids, freed, unlined = _ink_blobs(img)
+    assert np.linalg.norm(centroids[unlined] - rank, axis=1).min() < 4
+    assert np.linalg.norm(centroids[unlined] - (586, 995), axis=1).min() > 20
+    assert np.linalg.norm(centroids[freed & ~unlined] - (589, 990), axis=1).min() < 4
+
+
+def test_a_fleck_left_by_painting_a_line_out_is_not_a_glyph():
+    """Too small for an index at the photo's scale, as the rounded corner left between two
+    painted sides of a card's outline is."""
+    img, rank, _ = thin_king_on_a_frame_line()
+    cv2.circle(img, (615, 1000), 9, (30, 30, 30), -1)
+    img[1000, 625] = 30  # touching the line at a point
+    _, centroids, _, unlined = _ink_blobs(img)
+    assert np.linalg.norm(centroids[unlined] - rank, axis=1).min() < 4
+    assert np.linalg.norm(centroids[unlined] - (615, 1000), axis=1).min() > 20
 
 
 def two_cards_on_wood() -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
@@ -184,7 +256,7 @@ def test_a_card_not_read_whole_is_searched_beside_one_that_was():
     (x, y, w, h), = _stock_regions(sample, img.shape, skip, _stock_top(sample))
     assert x <= 800 and y <= 200 and x + w >= 950 and y + h >= 410
     assert x + w < 200 or x > 350  # the card read whole is not searched again
-    _, centroids, _ = _ink_blobs(img, skip)
+    _, centroids, _, _ = _ink_blobs(img, skip)
     # Blobs found in a part of the photo are placed in the whole photo.
     assert np.linalg.norm(centroids - ranks[1], axis=1).min() < 4
     assert np.linalg.norm(centroids - ranks[0], axis=1).min() > 100
@@ -207,7 +279,7 @@ def test_an_index_on_white_card_under_a_warm_lamp_is_still_found():
     of card being white allows; the brightest stock shows the lamp's colour, and the
     finder takes it out first."""
     img, _, ranks = two_cards_on_wood()
-    _, centroids, _ = _ink_blobs(under_a_warm_lamp(img))
+    _, centroids, _, _ = _ink_blobs(under_a_warm_lamp(img))
     assert len(centroids) > 0, "no ink found on the cards"
     for rank in ranks:
         assert np.linalg.norm(centroids - rank, axis=1).min() < 4

@@ -24,3 +24,11 @@ def test_an_index_is_read_alone_where_the_next_cards_suit_lies_beside_it():
     painted over, it is the 7 of clubs at 0.997."""
     cards = {d.card for d in read_table(cv2.imread(str(PHOTO)))}
     assert parse_card("7C") in cards
+
+
+def test_a_kings_letter_touching_its_frame_is_named():
+    """The K of the king of spades touches the frame round its picture. An opening that
+    takes the frame off wears the K's thin strokes away; painting the frame's straight
+    line out leaves the K whole."""
+    cards = {d.card for d in read_table(cv2.imread(str(PHOTO)))}
+    assert parse_card("KS") in cards
