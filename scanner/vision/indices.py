@@ -737,7 +737,8 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     out = []
     for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
-        if card is None or (score >= SECOND_LOOK_FROM and in_a_barcode(window, RANK_AT)):
+        if card is None or (score >= SECOND_LOOK_FROM and (
+                in_a_barcode(window, RANK_AT) or a_line_at_the_rank(window))):
             continue
         inverse = cv2.invertAffineTransform(m)
         corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
@@ -786,16 +787,46 @@ def _read_again_alone(windows: list[np.ndarray], named: list[tuple[Card | None, 
             windows[i], named[i] = alone, read
 
 
-def index_alone(window: np.ndarray) -> np.ndarray | None:
-    """The corner window with everything right of its index's own ink painted over in
-    its paper's colour; None when nothing lies there, or no glyph lies where the rank and
-    the suit should (``RANK_AT``, ``SUIT_AT``)."""
+def _window_ink(window: np.ndarray) -> np.ndarray:
+    """Which pixels of a corner window are ink (255): a drop below its paper's level."""
     amount = ink(window)
     pixels = amount.size
     # The paper's level is where the palest tenth of the window begins, as the net takes it.
     paper = float(np.partition(amount.reshape(-1), pixels // 10)[pixels // 10])
-    inked = cv2.compare(amount.astype(np.float32) - paper, INK_DROP * (255.0 - paper),
-                        cv2.CMP_GE)
+    return cv2.compare(amount.astype(np.float32) - paper, INK_DROP * (255.0 - paper),
+                       cv2.CMP_GE)
+
+
+# A rank glyph that is a stroke (the 1 of a 10) stands upright in its window. A stroke at
+# the rank's place at least this many times as long as it is wide, lying more than this
+# many degrees from upright, is a line: a card's edge or a frame through where the rank
+# should be, and the pair is no index.
+LINE_AT_RANK = (6.0, 30.0)
+
+
+def a_line_at_the_rank(window: np.ndarray) -> bool:
+    """Whether the ink at the rank's place in a corner window is a line lying across it."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_window_ink(window),
+                                                                connectivity=8)
+    at = _glyph_at(stats[1:count], RANK_AT)
+    if at is None:
+        return False
+    moments = cv2.moments(cv2.compare(labels, at + 1, cv2.CMP_EQ), binaryImage=True)
+    covariance = np.array([[moments["mu20"], moments["mu11"]],
+                           [moments["mu11"], moments["mu02"]]]) / moments["m00"]
+    spread, axes = np.linalg.eigh(covariance)
+    long_for_width = float(np.sqrt(spread[1] / max(spread[0], 1e-9)))
+    upright = abs(float(axes[1, 1]))  # the long axis's share along the window's height
+    return (long_for_width >= LINE_AT_RANK[0]
+            and upright < float(np.cos(np.radians(LINE_AT_RANK[1]))))
+
+
+def index_alone(window: np.ndarray) -> np.ndarray | None:
+    """The corner window with everything right of its index's own ink painted over in
+    its paper's colour; None when nothing lies there, or no glyph lies where the rank and
+    the suit should (``RANK_AT``, ``SUIT_AT``)."""
+    pixels = window.shape[0] * window.shape[1]
+    inked = _window_ink(window)
     count, _, stats, _ = cv2.connectedComponentsWithStats(inked, connectivity=8)
     stats = stats[1:count]
     glyphs = [_glyph_at(stats, at) for at in (RANK_AT, SUIT_AT)]

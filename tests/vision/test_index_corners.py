@@ -34,6 +34,7 @@ from scanner.vision.indices import (
     _stock_regions,
     _stock_top,
     _unclaimed,
+    a_line_at_the_rank,
     corner_looks,
     find_index_corners,
     index_alone,
@@ -492,6 +493,44 @@ def test_a_window_with_nothing_beyond_its_index_or_no_index_is_not_read_again():
     blank_rank = a_seven_of_clubs_window()
     blank_rank[: int(SUIT_AT[1]) - 12] = PAPER
     assert index_alone(blank_rank) is None
+
+
+def a_stroke_through_the_rank(degrees_from_upright: float, length: float = 200.0
+                              ) -> np.ndarray:
+    """A corner window with a stroke 2 px wide through the rank's place, at an angle to
+    the window's height, and a pip at the suit's."""
+    window = np.full((WINDOW[1], WINDOW[0], 3), PAPER, np.uint8)
+    turn = np.radians(degrees_from_upright)
+    half = 0.5 * length * np.array([np.sin(turn), np.cos(turn)])
+    ends = [np.round(np.array(RANK_AT) + sign * half).astype(int) for sign in (-1, 1)]
+    cv2.line(window, tuple(int(v) for v in ends[0]), tuple(int(v) for v in ends[1]), BLACK, 2)
+    cv2.circle(window, (int(SUIT_AT[0]), int(SUIT_AT[1])), 9, BLACK, -1)
+    return window
+
+
+def test_a_line_lying_across_the_rank_s_place_is_no_rank():
+    """A card's edge or a frame running through where the rank should be: in a dummy the
+    last card's upside-down 4 touched its card's edge there, and was named a queen."""
+    for degrees in (45, 60, 90):
+        assert a_line_at_the_rank(a_stroke_through_the_rank(degrees))
+
+
+def test_an_upright_stroke_at_the_rank_s_place_is_the_one_of_a_ten():
+    for degrees in (0, 15):  # upright, or leaning as an italic 1 does
+        assert not a_line_at_the_rank(a_stroke_through_the_rank(degrees, length=28))
+
+
+def test_a_glyph_at_the_rank_s_place_is_no_line():
+    assert not a_line_at_the_rank(a_seven_of_clubs_window())
+
+
+def test_a_corner_with_a_line_at_its_rank_is_not_proposed(monkeypatch):
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = SURE_OF_EVERYTHING
+    assert near([p.hit for p in indices._proposals(img, None, reader, [])], ten)
+    monkeypatch.setattr(indices, "a_line_at_the_rank", lambda window: True)
+    assert not near([p.hit for p in indices._proposals(img, None, reader, [])], ten)
 
 
 class TakesTheNeighboursSuit:
