@@ -353,12 +353,36 @@ def _parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return stats[1:].copy(), centroids[1:]
 
 
+# Ink spread at least this many times as long as it is wide is a straight stroke: a piece
+# of a line, or the 1 of a 10.
+STROKE = 6.0
+
+
+def _spreads(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each label of ``count`` (the background 0 among them): how many times as long as
+    it is wide its pixels spread (their second moments), and its long axis (unit x, y)."""
+    ys, xs = np.nonzero(labels)
+    which = labels[ys, xs]
+    pixels = np.maximum(np.bincount(which, minlength=count), 1)
+    mean_x = np.bincount(which, xs, count) / pixels
+    mean_y = np.bincount(which, ys, count) / pixels
+    xx = np.bincount(which, xs * xs.astype(np.float64), count) / pixels - mean_x ** 2
+    yy = np.bincount(which, ys * ys.astype(np.float64), count) / pixels - mean_y ** 2
+    xy = np.bincount(which, xs * ys.astype(np.float64), count) / pixels - mean_x * mean_y
+    middle, reach = (xx + yy) / 2, np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
+    long_for_width = np.sqrt((middle + reach) / np.maximum(middle - reach, 1e-9))
+    angle = np.arctan2(2 * xy, xx - yy) / 2
+    return long_for_width, np.stack([np.cos(angle), np.sin(angle)], axis=1)
+
+
 def _lines_painted_out(blob: np.ndarray, opened: np.ndarray, length: int, side: int
                        ) -> tuple[np.ndarray, np.ndarray]:
     """Stats and centroids of the pieces of a blob (a 0/255 crop) left once each straight
     run of ink ``length`` long is painted out: those that touched a line at a point, are
-    not flecks, and are not a solid core with a stub (``SOLID_CORE``, judged on what the
-    blob's opening, ``opened``, left)."""
+    not flecks, are not a solid core with a stub (``SOLID_CORE``, judged on what the
+    blob's opening, ``opened``, left), and are not themselves a straight ``STROKE``: the
+    transform takes a line's pixels off as it finds it, so a line crossing one found
+    first is cut there into runs shorter than a line, each left whole."""
     lines = cv2.HoughLinesP(blob, 1, np.pi / 180, length, minLineLength=length,
                             maxLineGap=2)
     if lines is None:
@@ -373,12 +397,12 @@ def _lines_painted_out(blob: np.ndarray, opened: np.ndarray, length: int, side: 
     touching = cv2.dilate(painted, np.ones((3, 3), np.uint8))
     contact = np.bincount(labels[(touching != 0) & (left != 0)], minlength=count)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    keep = (contact <= LINE_CONTACT * size) & (size >= LEFT_BY_LINES * side)
+    keep = ((contact <= LINE_CONTACT * size) & (size >= LEFT_BY_LINES * side)
+            & (_spreads(labels, count)[0] < STROKE))
     keep[0] = False  # the background
     for j in np.flatnonzero(keep):
         x, y, w, h, area = stats[j]
-        piece = cv2.compare(labels[y:y + h, x:x + w], int(j), cv2.CMP_EQ)
-        core = piece & opened[y:y + h, x:x + w]
+        core = cv2.compare(labels[y:y + h, x:x + w], int(j), cv2.CMP_EQ) & opened[y:y + h, x:x + w]
         core_parts, _ = _parts(core)
         if len(core_parts):
             _, _, cw, ch, core_ink = core_parts[np.argmax(core_parts[:, cv2.CC_STAT_AREA])]
@@ -798,10 +822,9 @@ def _window_ink(window: np.ndarray) -> np.ndarray:
 
 
 # A rank glyph that is a stroke (the 1 of a 10) stands upright in its window. A stroke at
-# the rank's place at least this many times as long as it is wide, lying more than this
-# many degrees from upright, is a line: a card's edge or a frame through where the rank
-# should be, and the pair is no index.
-LINE_AT_RANK = (6.0, 30.0)
+# the rank's place lying more than this many degrees from upright is a line: a card's edge
+# or a frame through where the rank should be, and the pair is no index.
+UPRIGHT_DEGREES = 30.0
 
 
 def a_line_at_the_rank(window: np.ndarray) -> bool:
@@ -811,14 +834,9 @@ def a_line_at_the_rank(window: np.ndarray) -> bool:
     at = _glyph_at(stats[1:count], RANK_AT)
     if at is None:
         return False
-    moments = cv2.moments(cv2.compare(labels, at + 1, cv2.CMP_EQ), binaryImage=True)
-    covariance = np.array([[moments["mu20"], moments["mu11"]],
-                           [moments["mu11"], moments["mu02"]]]) / moments["m00"]
-    spread, axes = np.linalg.eigh(covariance)
-    long_for_width = float(np.sqrt(spread[1] / max(spread[0], 1e-9)))
-    upright = abs(float(axes[1, 1]))  # the long axis's share along the window's height
-    return (long_for_width >= LINE_AT_RANK[0]
-            and upright < float(np.cos(np.radians(LINE_AT_RANK[1]))))
+    long_for_width, axis = (measure[at + 1] for measure in _spreads(labels, count))
+    upright = abs(float(axis[1]))  # the long axis's share along the window's height
+    return long_for_width >= STROKE and upright < float(np.cos(np.radians(UPRIGHT_DEGREES)))
 
 
 def index_alone(window: np.ndarray) -> np.ndarray | None:

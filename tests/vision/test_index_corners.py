@@ -209,6 +209,22 @@ def test_a_pip_left_with_a_stub_of_line_is_not_a_glyph():
     assert np.linalg.norm(centroids[freed & ~unlined] - (589, 990), axis=1).min() < 4
 
 
+def test_the_runs_of_a_ruled_grid_are_not_glyphs():
+    """A score sheet on the table. The transform takes a line's pixels off as it finds it,
+    so each line crossing the first found is cut into runs shorter than a line: left
+    whole, each run is a straight stroke, not a glyph."""
+    img = np.full((1200, 1600, 3), 240, np.uint8)
+    for at in range(100, 1100, 40):
+        img[100:1100, at:at + 3] = 20
+        img[at:at + 3, 100:1100] = 20
+    for y in range(140, 1100, 40):
+        for x in range(110, 1100, 40):
+            cv2.putText(img, str((x + y) % 10), (x + 2, y - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                        (20, 20, 20), 1)
+    _, _, _, unlined = _ink_blobs(img)
+    assert not unlined.any()
+
+
 def test_a_fleck_left_by_painting_a_line_out_is_not_a_glyph():
     """Too small for an index at the photo's scale, as the rounded corner left between two
     painted sides of a card's outline is."""
