@@ -131,11 +131,14 @@ def index_touching_a_line() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return img, np.array([632.0, 628.0]), pip
 
 
+def nearest_blob(centroids: np.ndarray, point: np.ndarray) -> int:
+    return int(np.argmin(np.linalg.norm(centroids - point, axis=1)))
+
+
 def test_a_pip_touching_a_frame_line_is_freed_from_it_and_paired_with_its_rank():
     img, rank, pip = index_touching_a_line()
     stats, centroids, freed, _ = _ink_blobs(img)
-    at_rank = int(np.argmin(np.linalg.norm(centroids - rank, axis=1)))
-    at_pip = int(np.argmin(np.linalg.norm(centroids - pip, axis=1)))
+    at_rank, at_pip = nearest_blob(centroids, rank), nearest_blob(centroids, pip)
     assert np.linalg.norm(centroids[at_pip] - pip) < 4
     assert freed[at_pip] and not freed[at_rank]
     assert (at_rank, at_pip) in _pairs(_Blobs(stats, centroids, freed))
@@ -172,8 +175,7 @@ def test_a_thin_letter_on_a_frame_line_is_freed_whole_by_painting_the_line_out()
     """An opening wide enough to take the line off wears the K's strokes away too."""
     img, rank, pip = thin_king_on_a_frame_line()
     stats, centroids, freed, unlined = _ink_blobs(img)
-    at_rank = int(np.argmin(np.linalg.norm(centroids - rank, axis=1)))
-    at_pip = int(np.argmin(np.linalg.norm(centroids - pip, axis=1)))
+    at_rank, at_pip = nearest_blob(centroids, rank), nearest_blob(centroids, pip)
     assert np.linalg.norm(centroids[at_rank] - rank) < 4
     assert stats[at_rank, cv2.CC_STAT_HEIGHT] >= 32  # the whole letter, not a stroke
     assert freed[at_rank] and unlined[at_rank]
