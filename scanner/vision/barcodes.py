@@ -37,6 +37,23 @@ class Bar(NamedTuple):
     length: float
 
 
+def spreads(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each label of ``count`` (the background 0 among them): how far its pixels
+    spread along their long axis and across it (variances, from their second moments),
+    and that long axis (a unit x, y vector)."""
+    ys, xs = np.nonzero(labels)
+    which = labels[ys, xs]
+    pixels = np.maximum(np.bincount(which, minlength=count), 1)
+    mean_x = np.bincount(which, xs, count) / pixels
+    mean_y = np.bincount(which, ys, count) / pixels
+    xx = np.bincount(which, xs * xs.astype(np.float64), count) / pixels - mean_x ** 2
+    yy = np.bincount(which, ys * ys.astype(np.float64), count) / pixels - mean_y ** 2
+    xy = np.bincount(which, xs * ys.astype(np.float64), count) / pixels - mean_x * mean_y
+    middle, reach = (xx + yy) / 2, np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
+    angle = np.arctan2(2 * xy, xx - yy) / 2
+    return middle + reach, middle - reach, np.stack([np.cos(angle), np.sin(angle)], axis=1)
+
+
 def bars(window: np.ndarray) -> tuple[np.ndarray, list[Bar]]:
     """The window's ink labelled in 8-connected blobs, and those blobs that are solid
     straight bars: ink spread as a filled rectangle's is (second moments), long and thin."""
@@ -44,19 +61,15 @@ def bars(window: np.ndarray) -> tuple[np.ndarray, list[Bar]]:
     paper = float(np.percentile(darkest, 90))
     inked = (darkest < paper * (1 - INK_DROP)).astype(np.uint8)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(inked, connectivity=8)
-    found = []
-    for label in range(1, count):
-        x, y, w, h, area = stats[label]
-        if area < MIN_BAR_PIXELS:
-            continue
-        m = cv2.moments((labels[y:y + h, x:x + w] == label).astype(np.uint8), binaryImage=True)
-        covariance = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
-        spread, axes = np.linalg.eigh(covariance)
-        # A filled rectangle L long and W wide spreads its pixels by L²/12 and W²/12.
-        width, length = np.sqrt(12 * np.maximum(spread, 1 / 12))
-        if length >= BAR_ASPECT * width and area >= BAR_FILL * length * width:
-            found.append(Bar(label, centres[label], axes[:, 1], float(length)))
-    return labels, found
+    along, across, axes = spreads(labels, count)
+    # A filled rectangle L long and W wide spreads its pixels by L²/12 and W²/12.
+    length, width = (np.sqrt(12 * np.maximum(spread, 1 / 12)) for spread in (along, across))
+    area = stats[:, cv2.CC_STAT_AREA]
+    solid = ((area >= MIN_BAR_PIXELS) & (length >= BAR_ASPECT * width)
+             & (area >= BAR_FILL * length * width))
+    solid[0] = False  # the background
+    return labels, [Bar(int(i), centres[i], axes[i], float(length[i]))
+                    for i in np.flatnonzero(solid)]
 
 
 def in_a_barcode(window: np.ndarray, glyph_at: tuple[float, float]) -> bool:

@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from ..cards import Card, Rank, Suit
-from .barcodes import in_a_barcode
+from .barcodes import in_a_barcode, spreads
 from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
 from .glyphs import meanings
 from .index import INK_DROP, ink
@@ -358,21 +358,11 @@ def _parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 STROKE = 6.0
 
 
-def _spreads(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each label of ``count`` (the background 0 among them): how many times as long as
-    it is wide its pixels spread (their second moments), and its long axis (unit x, y)."""
-    ys, xs = np.nonzero(labels)
-    which = labels[ys, xs]
-    pixels = np.maximum(np.bincount(which, minlength=count), 1)
-    mean_x = np.bincount(which, xs, count) / pixels
-    mean_y = np.bincount(which, ys, count) / pixels
-    xx = np.bincount(which, xs * xs.astype(np.float64), count) / pixels - mean_x ** 2
-    yy = np.bincount(which, ys * ys.astype(np.float64), count) / pixels - mean_y ** 2
-    xy = np.bincount(which, xs * ys.astype(np.float64), count) / pixels - mean_x * mean_y
-    middle, reach = (xx + yy) / 2, np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
-    long_for_width = np.sqrt((middle + reach) / np.maximum(middle - reach, 1e-9))
-    angle = np.arctan2(2 * xy, xx - yy) / 2
-    return long_for_width, np.stack([np.cos(angle), np.sin(angle)], axis=1)
+def _long_for_width(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each label of ``count``: how many times as long as it is wide its pixels
+    spread, and its long axis (``barcodes.spreads``)."""
+    along, across, axes = spreads(labels, count)
+    return np.sqrt(along / np.maximum(across, 1e-9)), axes
 
 
 def _lines_painted_out(blob: np.ndarray, opened: np.ndarray, length: int, side: int
@@ -398,7 +388,7 @@ def _lines_painted_out(blob: np.ndarray, opened: np.ndarray, length: int, side: 
     contact = np.bincount(labels[(touching != 0) & (left != 0)], minlength=count)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     keep = ((contact <= LINE_CONTACT * size) & (size >= LEFT_BY_LINES * side)
-            & (_spreads(labels, count)[0] < STROKE))
+            & (_long_for_width(labels, count)[0] < STROKE))
     keep[0] = False  # the background
     for j in np.flatnonzero(keep):
         x, y, w, h, area = stats[j]
@@ -834,7 +824,7 @@ def a_line_at_the_rank(window: np.ndarray) -> bool:
     at = _glyph_at(stats[1:count], RANK_AT)
     if at is None:
         return False
-    long_for_width, axis = (measure[at + 1] for measure in _spreads(labels, count))
+    long_for_width, axis = (measure[at + 1] for measure in _long_for_width(labels, count))
     upright = abs(float(axis[1]))  # the long axis's share along the window's height
     return long_for_width >= STROKE and upright < float(np.cos(np.radians(UPRIGHT_DEGREES)))
 
