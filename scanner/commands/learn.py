@@ -51,5 +51,6 @@ def run(args: argparse.Namespace) -> int:
     with written_atomically(out, overwrite=args.force, inputs=[args.source]) as temp:
         profile.save(temp)
     print(json.dumps({"profile": str(out), "deck": deck.name, "cards": len(learn_order(deck)),
-                      "templates": len(profile.model.features)}))
+                      "templates": len(profile.model.features),
+                      "learnt_from_the_others": [str(card) for card in profile.uncut]}))
     return 0

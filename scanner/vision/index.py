@@ -10,6 +10,7 @@ that touches the edge of the corner window (a border line, a pip, the table) is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -43,13 +44,16 @@ SUIT_INKS: dict[Suit, frozenset[str]] = {
 }
 
 
-def ink_allows(suit: Suit, ink_class: str | None) -> bool:
-    """Whether a suit could be printed in this ink; an unknown ink rules nothing out."""
-    return ink_class is None or ink_class in SUIT_INKS[suit]
+def ink_allows(suit: Suit, ink_class: str | None,
+               inks: Mapping[Suit, frozenset[str]] = SUIT_INKS) -> bool:
+    """Whether a suit could be printed in this ink (``inks``: each suit's, by default the
+    families real decks use); an unknown ink rules nothing out."""
+    return ink_class is None or ink_class in inks[suit]
 
 
-def suits_ruled_out(ink_class: str | None) -> frozenset[Suit]:
-    return frozenset(suit for suit in Suit if not ink_allows(suit, ink_class))
+def suits_ruled_out(ink_class: str | None,
+                    inks: Mapping[Suit, frozenset[str]] = SUIT_INKS) -> frozenset[Suit]:
+    return frozenset(suit for suit in Suit if not ink_allows(suit, ink_class, inks))
 
 
 @dataclass(frozen=True)

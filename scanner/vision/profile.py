@@ -11,24 +11,29 @@ reads that design, whatever its letters or font.
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 import cv2
 import numpy as np
 
-from ..cards import Card, DeckSpec, Rank
+from ..cards import Card, DeckSpec, Rank, Suit
 from .glyphs import GlyphModel, MatchThresholds, agreed, default_model
-from .index import FEATURE_SIZE, canonical, read_corners, suits_ruled_out
+from .index import FEATURE_SIZE, SUIT_INKS, canonical, read_corners, suits_ruled_out
 from .pips import centre_pips, pip_matches
 
-PROFILE_FORMAT = 1
+PROFILE_FORMAT = 2  # 2 keeps each suit's inks; a format 1 file is read with the usual ones
 LEARN_BLUR = (1.2, 2.0)  # Gaussian sigmas, in canonical pixels, of the extra looks per card
 # A profile holds a few templates per glyph, not thousands: it must match more closely.
 PROFILE_MIN_SIMILARITY = 0.92
 LEARNT_PREFIXES = ("rank:", "suit:")  # the shipped junk templates are added at load time
 COURTS = (Rank.K, Rank.Q, Rank.J)  # their picture holds letters and art besides the pip
+# The share of a sorted pass whose cards may show no clean index (an ace of spades drawn as
+# a picture round its letter, a king whose K touches his robe): their rank and suit are
+# learnt from the deck's other cards. More means focus or light is off.
+MAX_UNCUT_SHARE = 0.25
 
 
 class ProfileError(ValueError):
@@ -41,11 +46,18 @@ class DeckProfile:
 
     deck: str
     model: GlyphModel
+    # The inks each suit's index may be printed in: the usual families and those this deck
+    # showed (a four-colour deck's blue spades).
+    inks: Mapping[Suit, frozenset[str]] = field(
+        default_factory=lambda: MappingProxyType(SUIT_INKS))
+    # Cards of the pass whose index could not be cut out or was cut badly: their rank and
+    # suit were learnt from the deck's other cards. Told to the user; not kept in the file.
+    uncut: tuple[Card, ...] = ()
 
     def read(self, card: np.ndarray, letters: str | None) -> tuple[Card | None, float]:
         """The card on a canonical card image by this deck's glyphs, with a confidence;
         None when the corners do not read clearly and agree."""
-        return _read_face(card, self.model, letters)
+        return _read_face(card, self.model, letters, self.inks)
 
     def save(self, path: Path) -> None:
         labels = self.model.template_labels()
@@ -54,7 +66,17 @@ class DeckProfile:
             np.savez_compressed(
                 fh, format=np.array(PROFILE_FORMAT), deck=np.array(self.deck),
                 features=self.model.features[learnt].astype(np.float16),
-                labels=np.array([labels[i] for i in learnt]))
+                labels=np.array([labels[i] for i in learnt]),
+                inks=np.array(sorted(f"{suit.value}:{ink}" for suit, kinds in self.inks.items()
+                                     for ink in kinds)))
+
+
+def _with_inks(seen: Iterable[tuple[Suit, str]]) -> Mapping[Suit, frozenset[str]]:
+    """The usual inks of each suit, and those ``seen`` printed for it."""
+    inks = {suit: set(kinds) for suit, kinds in SUIT_INKS.items()}
+    for suit, ink in seen:
+        inks[suit].add(ink)
+    return MappingProxyType({suit: frozenset(kinds) for suit, kinds in inks.items()})
 
 
 def learn_order(deck: DeckSpec) -> list[Card]:
@@ -82,20 +104,24 @@ def load_profile(path: str | Path) -> DeckProfile:
             deck = str(data["deck"])
             features = data["features"].astype(np.float32)
             labels = [str(x) for x in data["labels"]]
+            inks = [str(x).split(":") for x in data["inks"]] if version >= 2 else []
     except FileNotFoundError:
         raise ProfileError(f"profile {path}: no such file") from None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise ProfileError(f"profile {path}: not a tablescan deck profile ({exc})") from None
-    if version != PROFILE_FORMAT:
-        raise ProfileError(f"profile {path}: format {version}, this reader knows "
+    if not 1 <= version <= PROFILE_FORMAT:
+        raise ProfileError(f"profile {path}: format {version}, this reader knows 1 to "
                            f"{PROFILE_FORMAT}")
+    if any(len(pair) != 2 or pair[0] not in {s.value for s in Suit} for pair in inks):
+        raise ProfileError(f"profile {path}: inks are not SUIT:INK pairs")
     if features.ndim != 2 or features.shape[1] != FEATURE_SIZE or len(labels) != len(features):
         raise ProfileError(f"profile {path}: templates have shape {features.shape} for "
                            f"{len(labels)} labels; expected (n, {FEATURE_SIZE})")
     bad = sorted({lb for lb in labels if not lb.startswith(LEARNT_PREFIXES)})
     if bad:
         raise ProfileError(f"profile {path}: unknown template labels {bad}")
-    return DeckProfile(deck, _profile_model(features, labels))
+    return DeckProfile(deck, _profile_model(features, labels),
+                       _with_inks((Suit(suit), ink) for suit, ink in inks))
 
 
 def _pips(card_img: np.ndarray) -> list[np.ndarray]:
@@ -111,33 +137,71 @@ def _looks(card_img: np.ndarray) -> list[np.ndarray]:
     return [card, *(cv2.GaussianBlur(card, (0, 0), sigma) for sigma in LEARN_BLUR)]
 
 
-def _samples(rectified_cards: Iterable[np.ndarray], order: list[Card]
-             ) -> Iterator[tuple[int, Card, np.ndarray, np.ndarray, bool]]:
-    """(position, card, rank glyph, suit glyph, whether from the sharp look)."""
+@dataclass(frozen=True)
+class _Sample:
+    """One corner's glyphs, cut from one look of the card at ``position`` in the pass."""
+
+    position: int
+    card: Card
+    rank: np.ndarray
+    suit: np.ndarray
+    ink: str | None
+    sharp: bool  # from the card as seen, not a blurred look
+
+
+def _samples(rectified_cards: Iterable[np.ndarray], order: list[Card]) -> list[_Sample]:
+    """The glyphs from every look of each card whose sharp look shows a clean index."""
+    samples = []
     for position, (card_img, card) in enumerate(zip(rectified_cards, order, strict=False)):
-        found = False
-        for n, look in enumerate(_looks(card_img)):
-            for corner in read_corners(look):
-                if corner.clean and corner.rank is not None and corner.suit is not None:
-                    found = found or n == 0
-                    yield position, card, corner.rank, corner.suit, n == 0
-        if not found:
-            raise ProfileError(f"card {position + 1} of the deck (expected {card}): no corner "
-                               "index could be cut out; check focus and light, and learn again")
+        looks = [[_Sample(position, card, corner.rank, corner.suit, corner.suit_ink, n == 0)
+                  for corner in read_corners(look)
+                  if corner.clean and corner.rank is not None and corner.suit is not None]
+                 for n, look in enumerate(_looks(card_img))]
+        if looks[0]:
+            samples += [sample for found in looks for sample in found]
+    return samples
 
 
-def _check_order(positions: list[int], cards: list[Card], ranks: np.ndarray) -> None:
-    """Each rank glyph must look most like the same rank from another card of the deck."""
+def _sorted_glyphs(positions: list[int], cards: list[Card], ranks: np.ndarray,
+                   trust: MatchThresholds) -> list[int]:
+    """The rank glyphs to learn from, by index; the deck must have come in order.
+
+    Each glyph is held against the deck's other cards, rank by rank: the median of its
+    best match with each card of that rank. A card out of place is far more like the cards
+    of another rank than its own, and the deck is refused. Two ranks that the glyphs cannot
+    tell apart (a 6 and a 9 in a thin, even serif) are refused too: a profile would read
+    them as a coin falls. A glyph like no rank at all, as far as ``trust`` goes, was cut
+    badly: it is dropped. One look-alike among the deck's cards is no sign of anything."""
     sims = ranks @ ranks.T
     pos = np.array(positions)
-    sims[pos[:, None] == pos[None, :]] = -2.0  # not against itself or its other corner
+    others = sorted(set(positions))
+    rank_at = dict(zip(positions, (card.rank for card in cards), strict=True))
+    # Per glyph and per other card: its best match among that card's glyphs.
+    best = np.stack([sims[:, pos == p].max(axis=1) for p in others], axis=1)
+    kept = []
     for i in range(len(cards)):
-        j = int(np.argmax(sims[i]))
-        if cards[j].rank is not cards[i].rank:
+        by_rank: dict[Rank, list[float]] = {}
+        for k, p in enumerate(others):
+            if p != positions[i]:
+                by_rank.setdefault(rank_at[p], []).append(float(best[i, k]))
+        likeness = {rank: float(np.median(values)) for rank, values in by_rank.items()}
+        own = cards[i].rank
+        likest = max(likeness, key=likeness.__getitem__)
+        if likeness[likest] < trust.min_similarity:
+            continue
+        kept.append(i)
+        if likest is own or own not in likeness:
+            continue
+        where = f"card {positions[i] + 1} of the deck (expected {cards[i]})"
+        if likeness[own] >= likeness[likest] - trust.min_margin:
             raise ProfileError(
-                f"card {positions[i] + 1} of the deck (expected {cards[i]}) has an index that "
-                f"looks like the {cards[j].rank.value} of card {positions[j] + 1}: is the deck "
-                "sorted in the stated order, with no card missing or doubled?")
+                f"{where}: this design's {own.value}s and {likest.value}s look alike to the "
+                "learner, which could not tell them apart; read the deck without a profile")
+        raise ProfileError(
+            f"{where} has an index that looks more like the deck's {likest.value}s than its "
+            f"{own.value}s: is the deck sorted in the stated order, with no card missing or "
+            "doubled?")
+    return kept
 
 
 def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
@@ -147,27 +211,45 @@ def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
     if len(cards_in) != len(order):
         raise ProfileError(f"saw {len(cards_in)} cards, but a sorted {deck.name} deck has "
                            f"{len(order)}; show every card once, in the stated order")
-    positions, cards, ranks, suits, sharp = [], [], [], [], []
-    for position, card, rank, suit, is_sharp in _samples(cards_in, order):
-        positions.append(position)
-        cards.append(card)
-        ranks.append(rank)
-        suits.append(suit)
-        sharp.append(is_sharp)
-    keep = [i for i, is_sharp in enumerate(sharp) if is_sharp]
-    _check_order([positions[i] for i in keep], [cards[i] for i in keep],
-                 np.array([ranks[i] for i in keep]))
+    samples = _samples(cards_in, order)
+    # The order is checked on the sharp looks: blurred, a thin J can pass for an 8.
+    sharp = [s for s in samples if s.sharp]
+    kept = _sorted_glyphs([s.position for s in sharp], [s.card for s in sharp],
+                          np.array([s.rank for s in sharp]), default_model().thresholds["rank"])
+    chosen = [sharp[i] for i in kept]
+    positions = {s.position for s in chosen}
+    # A card's blurred looks are learnt along with the sharp glyphs kept of it.
+    samples = chosen + [s for s in samples if not s.sharp and s.position in positions]
+    uncut = sorted(set(range(len(order))) - positions)
+    if len(uncut) > MAX_UNCUT_SHARE * len(order):
+        raise ProfileError(
+            f"{len(uncut)} cards of the deck show no corner index that could be cut out ("
+            + ", ".join(f"card {p + 1}, {order[p]}" for p in uncut[:6])
+            + (", …" if len(uncut) > 6 else "") + "); check focus and light, and learn again")
+    cards = [s.card for s in samples]
+    learnt = {f"rank {c.rank.value}" for c in cards} | {f"suit {c.suit.value}" for c in cards}
+    missing = {f"rank {c.rank.value}" for c in order} | {f"suit {c.suit.value}" for c in order}
+    missing -= learnt
+    if missing:
+        raise ProfileError(
+            f"no index with {' or '.join(sorted(missing))} could be cut out (cards "
+            + ", ".join(f"{p + 1} ({order[p]})" for p in uncut)
+            + "); check focus and light, and learn again")
+    ranks = [s.rank for s in samples]
+    suits = [s.suit for s in samples]
     pips = [(pip, card) for card_img, card in zip(cards_in, order, strict=True)
             if card.rank not in COURTS for pip in _pips(card_img)]
     labels = ([f"rank:{c.rank.value}" for c in cards] + [f"suit:{c.suit.value}" for c in cards]
               + [f"suit:{c.suit.value}" for _, c in pips])
     features = np.vstack([np.array(ranks), np.array(suits)]
                          + [np.array([p for p, _ in pips])] * bool(pips)).astype(np.float32)
-    return DeckProfile(deck.name, _profile_model(features, labels))
+    inks = _with_inks((s.card.suit, s.ink) for s in samples if s.ink is not None)
+    return DeckProfile(deck.name, _profile_model(features, labels), inks,
+                       tuple(order[p] for p in uncut))
 
 
-
-def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
+def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None,
+               inks: Mapping[Suit, frozenset[str]]
                ) -> tuple[Card | None, float]:
     corners = [c for c in read_corners(card)
                if c.clean and c.rank is not None and c.suit is not None]
@@ -175,14 +257,14 @@ def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None
         return None, 0.0
     sims = model.label_similarities(np.array([f for c in corners for f in (c.rank, c.suit)]))
     ranks = [model.decide(sims[2 * i], "rank", letters) for i in range(len(corners))]
-    suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink))
+    suits = [model.decide(sims[2 * i + 1], "suit", letters, suits_ruled_out(c.suit_ink, inks))
              for i, c in enumerate(corners)]
     rank = agreed(ranks)
     suit = None
     if rank is not None:
         # The large pips in the middle settle a doubtful index pip and check a confident
         # one; they never overrule it: a disagreement means nobody knows.
-        suits += pip_matches(card, model, suits_ruled_out(corners[0].suit_ink))
+        suits += pip_matches(card, model, suits_ruled_out(corners[0].suit_ink, inks))
         suit = agreed(suits)
     if rank is None or suit is None:
         if any(m.meaning is not None for m in ranks + suits):

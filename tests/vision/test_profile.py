@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
-from scanner.cards import BRIDGE_52, PINOCHLE_48, Rank, parse_card
+from scanner.cards import BRIDGE_52, PINOCHLE_48, Card, Rank, Suit, parse_card
 from scanner.cli import main
-from scanner.vision.profile import ProfileError, learn, learn_order, load_profile
+from scanner.vision.glyphs import MatchThresholds
+from scanner.vision.index import SUIT_INKS, read_corners
+from scanner.vision.profile import (
+    ProfileError,
+    _sorted_glyphs,
+    learn,
+    learn_order,
+    load_profile,
+)
 from scanner.vision.station import card_passes, read_station, station_card
 from scanner.vision.synthetic import render
 from scanner.vision.synthetic.camera import RenderedCamera
@@ -103,3 +112,106 @@ def test_learn_cli_exits_2_when_the_deck_does_not_match(tmp_path, capsys):
 def test_a_profile_reads_ranks_the_deck_holds(nordic_profile):
     ranks = {label for label in nordic_profile.model.labels if label.startswith("rank:")}
     assert ranks == {f"rank:{r.value}" for r in Rank}
+
+
+@pytest.fixture(scope="module")
+def nordic_pass():
+    return rectified(learn_order(BRIDGE_52))
+
+
+def test_a_card_with_no_index_to_cut_is_learnt_from_the_deck_s_other_cards(nordic_pass):
+    cards = list(nordic_pass)
+    cards[0] = np.full_like(cards[0], 235)  # the ace of spades, its index lost to glare
+    profile = learn(cards, BRIDGE_52)
+    assert profile.uncut == (parse_card("AS"),)
+    frame = render.render_station_frame(parse_card("AS"), STYLE, seed=41)
+    assert read_station(frame, profile).card == parse_card("AS")
+
+
+def test_a_pass_with_many_cards_showing_no_index_is_refused_naming_them(nordic_pass):
+    cards = [np.full_like(c, 235) if i % 3 == 0 else c for i, c in enumerate(nordic_pass)]
+    with pytest.raises(ProfileError, match=r"18 cards .*card 1, AS.*check focus and light"):
+        learn(cards, BRIDGE_52)
+
+
+def test_a_rank_with_no_index_cut_anywhere_is_refused_by_name(nordic_pass):
+    cards = [np.full_like(c, 235) if card.rank is Rank.Q else c
+             for c, card in zip(nordic_pass, learn_order(BRIDGE_52), strict=True)]
+    with pytest.raises(ProfileError, match="no index with rank Q"):
+        learn(cards, BRIDGE_52)
+
+
+TRUST = MatchThresholds(0.87, 0.05)
+
+
+def _glyphs(rng, looks):
+    """Unit rank glyphs, ``looks`` of rank → one typical glyph, one per card, 4 a rank."""
+    positions, cards, features = [], [], []
+    for k, (rank, look) in enumerate(looks.items()):
+        for i, suit in enumerate(Suit):
+            glyph = look + 0.05 * rng.standard_normal(look.shape)
+            positions.append(4 * k + i)
+            cards.append(Card(rank, suit))
+            features.append(glyph / np.linalg.norm(glyph))
+    return positions, cards, np.array(features)
+
+
+def test_a_glyph_like_no_rank_of_the_deck_is_dropped_not_taken_for_a_wrong_order():
+    rng = np.random.default_rng(3)
+    positions, cards, glyphs = _glyphs(rng, {r: rng.standard_normal(64) for r in
+                                             (Rank.R4, Rank.R5, Rank.R6)})
+    glyphs[5] = rng.standard_normal(64)  # the 5 of hearts cut together with a pip
+    glyphs[5] /= np.linalg.norm(glyphs[5])
+    assert _sorted_glyphs(positions, cards, glyphs, TRUST) == [i for i in range(12) if i != 5]
+
+
+def test_two_ranks_the_learner_cannot_tell_apart_are_refused_as_look_alikes():
+    rng = np.random.default_rng(4)
+    six = rng.standard_normal(64)
+    positions, cards, glyphs = _glyphs(rng, {Rank.R6: six, Rank.R9: six,
+                                             Rank.R4: rng.standard_normal(64)})
+    with pytest.raises(ProfileError, match="look alike"):
+        _sorted_glyphs(positions, cards, glyphs, TRUST)
+
+
+def test_a_card_out_of_place_is_unlike_every_card_of_its_stated_rank():
+    rng = np.random.default_rng(5)
+    looks = {r: rng.standard_normal(64) for r in (Rank.R4, Rank.R5, Rank.R6)}
+    positions, cards, glyphs = _glyphs(rng, looks)
+    glyphs[[1, 5]] = glyphs[[5, 1]]  # the 4 and the 5 of hearts swapped in the pass
+    with pytest.raises(ProfileError, match=r"card 2 of the deck .* more like the deck's 5s"):
+        _sorted_glyphs(positions, cards, glyphs, TRUST)
+
+
+def _blue(card):
+    """The card reprinted with its ink in blue, as a four-colour deck prints spades."""
+    dark = 1 - card.min(axis=2, keepdims=True).astype(np.float32) / 255
+    return (255 - dark * np.array([60, 190, 255], np.float32)).astype(np.uint8)
+
+
+def test_a_profile_learns_the_ink_its_deck_prints_each_suit_in(nordic_pass, tmp_path):
+    order = learn_order(BRIDGE_52)
+    cards = [_blue(c) if card.suit is Suit.S else c
+             for c, card in zip(nordic_pass, order, strict=True)]
+    assert "blue" not in SUIT_INKS[Suit.S]
+    assert {c.suit_ink for c in read_corners(cards[6])} == {"blue"}  # the 8 of spades
+    profile = learn(cards, BRIDGE_52)
+    assert "blue" in profile.inks[Suit.S] and profile.inks[Suit.H] == SUIT_INKS[Suit.H]
+    path = tmp_path / "four-colour.npz"
+    profile.save(path)
+    loaded = load_profile(path)
+    assert loaded.inks == profile.inks
+    frame = render.render_station_frame(parse_card("8S"), STYLE, seed=43)
+    [seen] = rectified([parse_card("8S")], seed=43)
+    assert loaded.read(_blue(seen), None)[0] == parse_card("8S")
+    assert read_station(frame, loaded).card == parse_card("8S")
+
+
+def test_a_profile_file_of_the_first_format_reads_with_the_usual_inks(nordic_profile, tmp_path):
+    path = tmp_path / "old.npz"
+    labels = nordic_profile.model.template_labels()
+    learnt = [i for i, label in enumerate(labels) if label.startswith(("rank:", "suit:"))]
+    np.savez_compressed(path, format=np.array(1), deck=np.array("bridge-52"),
+                        features=nordic_profile.model.features[learnt].astype(np.float16),
+                        labels=np.array([labels[i] for i in learnt]))
+    assert dict(load_profile(path).inks) == SUIT_INKS
