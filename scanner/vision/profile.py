@@ -167,41 +167,59 @@ def _sorted_glyphs(positions: list[int], cards: list[Card], ranks: np.ndarray,
     """The rank glyphs to learn from, by index; the deck must have come in order.
 
     Each glyph is held against the deck's other cards, rank by rank: the median of its
-    best match with each card of that rank. A card out of place is far more like the cards
-    of another rank than its own, and the deck is refused. Two ranks that the glyphs cannot
-    tell apart (a 6 and a 9 in a thin, even serif) are refused too: a profile would read
-    them as a coin falls. A glyph like no rank at all, as far as ``trust`` goes, was cut
-    badly: it is dropped. One look-alike among the deck's cards is no sign of anything."""
+    best match with each card of that rank. A glyph like no rank at all, as far as
+    ``trust`` goes, was cut badly and is dropped. Two ranks whose glyphs are as like each
+    other as like their own (a 6 and a 9 in a thin, even serif) are refused: a profile
+    would read them as a coin falls. A card out of place is far more like the cards of
+    another rank than its own, and the deck is refused naming it; a glyph only a little
+    more like another rank (within ``trust``'s margin) is dropped, as no sign of that."""
     sims = ranks @ ranks.T
     pos = np.array(positions)
     others = sorted(set(positions))
     rank_at = dict(zip(positions, (card.rank for card in cards), strict=True))
     # Per glyph and per other card: its best match among that card's glyphs.
     best = np.stack([sims[:, pos == p].max(axis=1) for p in others], axis=1)
-    kept = []
+    likeness: dict[int, dict[Rank, float]] = {}
     for i in range(len(cards)):
         by_rank: dict[Rank, list[float]] = {}
         for k, p in enumerate(others):
             if p != positions[i]:
                 by_rank.setdefault(rank_at[p], []).append(float(best[i, k]))
-        likeness = {rank: float(np.median(values)) for rank, values in by_rank.items()}
+        medians = {rank: float(np.median(values)) for rank, values in by_rank.items()}
+        if max(medians.values()) >= trust.min_similarity:
+            likeness[i] = medians
+    _ranks_told_apart(cards, likeness, trust.min_margin)
+    kept = []
+    for i, medians in likeness.items():
         own = cards[i].rank
-        likest = max(likeness, key=likeness.__getitem__)
-        if likeness[likest] < trust.min_similarity:
-            continue
-        kept.append(i)
-        if likest is own or own not in likeness:
-            continue
-        where = f"card {positions[i] + 1} of the deck (expected {cards[i]})"
-        if likeness[own] >= likeness[likest] - trust.min_margin:
+        likest = max(medians, key=medians.__getitem__)
+        if likest is own or own not in medians:
+            kept.append(i)
+        elif medians[own] < medians[likest] - trust.min_margin:
             raise ProfileError(
-                f"{where}: this design's {own.value}s and {likest.value}s look alike to the "
-                "learner, which could not tell them apart; read the deck without a profile")
-        raise ProfileError(
-            f"{where} has an index that looks more like the deck's {likest.value}s than its "
-            f"{own.value}s: is the deck sorted in the stated order, with no card missing or "
-            "doubled?")
+                f"card {positions[i] + 1} of the deck (expected {cards[i]}) has an index that "
+                f"looks more like the deck's {likest.value}s than its {own.value}s: is the "
+                "deck sorted in the stated order, with no card missing or doubled?")
     return kept
+
+
+def _ranks_told_apart(cards: list[Card], likeness: dict[int, dict[Rank, float]],
+                      margin: float) -> None:
+    """Refuse a design two of whose ranks' glyphs, taken together, are as like each other
+    as like their own rank's (``likeness``: per glyph, its median match with each rank)."""
+    by_rank: dict[Rank, list[int]] = {}
+    for i in likeness:
+        by_rank.setdefault(cards[i].rank, []).append(i)
+    for rank, glyphs in by_rank.items():
+        own = float(np.median([likeness[i].get(rank, -1.0) for i in glyphs]))
+        for other in by_rank:
+            if other is rank:
+                continue
+            cross = float(np.median([likeness[i].get(other, -1.0) for i in glyphs]))
+            if cross >= own - margin:
+                raise ProfileError(
+                    f"this design's {rank.value}s and {other.value}s look alike to the learner, "
+                    "which could not tell them apart; read the deck without a profile")
 
 
 def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:

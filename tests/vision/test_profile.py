@@ -165,6 +165,17 @@ def test_a_glyph_like_no_rank_of_the_deck_is_dropped_not_taken_for_a_wrong_order
     assert _sorted_glyphs(positions, cards, glyphs, TRUST) == [i for i in range(12) if i != 5]
 
 
+def test_a_glyph_between_two_ranks_is_dropped_not_taken_for_a_wrong_order():
+    rng = np.random.default_rng(6)
+    four = rng.standard_normal(64)
+    five = four + 0.5 * rng.standard_normal(64)  # alike, as a 4 and a 5 never are this much
+    positions, cards, glyphs = _glyphs(rng, {Rank.R4: four, Rank.R5: five,
+                                             Rank.R6: rng.standard_normal(64)})
+    between = glyphs[0] + glyphs[4] * 1.1  # a blurred 4 of spades, a shade nearer the 5s
+    glyphs[0] = between / np.linalg.norm(between)
+    assert _sorted_glyphs(positions, cards, glyphs, TRUST) == list(range(1, 12))
+
+
 def test_two_ranks_the_learner_cannot_tell_apart_are_refused_as_look_alikes():
     rng = np.random.default_rng(4)
     six = rng.standard_normal(64)
