@@ -91,6 +91,7 @@ def test_learn_cli_writes_a_profile_from_the_virtual_camera(tmp_path, capsys):
                  str(out)]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["cards"] == 48 and summary["deck"] == "pinochle-48"
+    assert summary["learnt_from_the_others"] == []  # every card showed its index
     profile = load_profile(out)
     frame = render.render_station_frame(parse_card("AD"), STYLE, seed=9)
     assert read_station(frame, profile).card == parse_card("AD")
