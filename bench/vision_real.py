@@ -23,9 +23,9 @@
   cards are also dealt into hands of 13 and each hand laid as a bridge dummy, a column a
   suit, each card over the one before with only its index strip showing (``dummy``), and
   read by the table view: cards named right, named wrongly or twice.
-- ``--learn``: with ``--svg``, each unseen deck is also learnt (``tablescan learn``'s
-  profile) from one sorted pass of its cards as tight crops, then its photos are read with
-  that profile.
+- ``--learn``: with ``--svg`` or ``--photos``, each unseen deck and the photos' deck is
+  also learnt (``tablescan learn``'s profile) from one sorted pass of its cards as tight
+  crops, then its photos on a table are read with that profile.
 
 Prints, per set, cards right / wrong / abstained, court cards read as backs and backs read
 as faces. Targets (issue 17): single-card phone photos ≥ 49 of 51 right and 0 wrong;
@@ -153,10 +153,21 @@ def _photo_name_card(stem: str) -> Card | None:
     return None if stem.lower() in ("back", "joker") else parse_card(stem)
 
 
-def learnt_profile(cards: list[RealImage]) -> DeckProfile:
+def learnt_profile(by_card: dict[Card, np.ndarray]) -> DeckProfile:
     """``tablescan learn``'s profile of a deck, from its cards as flat crops in order."""
-    by_card = {i.card: load(i)[0] for i in cards if i.card is not None}
     return learn([canonical(by_card[c]) for c in learn_order(BRIDGE_52)], BRIDGE_52)
+
+
+def read_learnt(label: str, by_card: dict[Card, np.ndarray], photos: list,
+                read: Callable[..., Reading]) -> None:
+    """Learn the deck from ``by_card``, then read ``photos`` with its profile."""
+    try:
+        learnt = learnt_profile(by_card)
+    except ProfileError as exc:
+        print(f"{label}, learnt: refused, {exc}")
+        return
+    print_tally(f"{label}, learnt, photos", read_all(
+        photos, lambda img: read(img, learnt)), 3)
 
 
 FAN_SPREADS = {"wide": (90.0, 130.0), "tight": (45.0, 80.0)}  # degrees, first to last card
@@ -270,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dummy", action="store_true",
                         help="also lay the unseen decks' and the photos' cards as a dummy")
     parser.add_argument("--learn", action="store_true",
-                        help="also learn each unseen deck from a sorted pass and read with it")
+                        help="also learn each deck from a sorted pass and read with it")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     net = None if args.model is None else CornerReader(args.model)
@@ -295,13 +306,9 @@ def main(argv: list[str] | None = None) -> int:
                 dummy(f"unseen deck {deck}", [(i.card, load(i)) for i in cards
                                               if i.card is not None], read_table, BENCH_SEED)
             if args.learn:
-                try:
-                    learnt = learnt_profile(cards)
-                except ProfileError as exc:
-                    print(f"unseen deck {deck}, learnt: refused, {exc}")
-                    continue
-                print_tally(f"unseen deck {deck}, learnt, photos", read_all(
-                    photos, lambda img, p=learnt: read_single_card(img, p)), 3)
+                read_learnt(f"unseen deck {deck}",
+                            {i.card: load(i)[0] for i in cards if i.card is not None}, photos,
+                            read_single_card)
     if args.photos is not None:
         files = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".png"))
         real = [(p.name, cv2.imread(str(p)), _photo_name_card(p.stem),
@@ -310,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
         laid = [(name, photographed(img, np.full(img.shape[:2], 255, np.uint8), rng), truth,
                  back) for name, img, truth, back in real]
         print_tally("real photos, laid on a table", read_all(laid, read_single_card))
+        if args.learn:
+            read_learnt("real photos", {truth: img for _, img, truth, _ in real
+                                        if truth is not None}, laid, read_single_card)
         if args.dummy:
             dummy("real photos", [(truth, (img, np.full(img.shape[:2], 255, np.uint8)))
                                   for _, img, truth, _ in real if truth is not None],
