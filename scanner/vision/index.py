@@ -34,6 +34,7 @@ _MAX_STRAY_COMPONENTS = 3  # more loose ink than this around the index means it 
 
 # Ink colour classes, after white balance against the card's own paper.
 NEUTRAL, WARM, GREEN, BLUE = "neutral", "warm", "green", "blue"
+INKS = (NEUTRAL, WARM, GREEN, BLUE)  # every class ``_ink_class`` gives
 _NEUTRAL_CHROMA = 0.22  # chroma per unit of darkness below which ink counts as black
 # Which inks each suit is printed in, across two-colour and four-colour decks.
 SUIT_INKS: dict[Suit, frozenset[str]] = {

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..cards import Card, DeckSpec, Rank, Suit
 from .glyphs import GlyphModel, MatchThresholds, agreed, default_model
-from .index import FEATURE_SIZE, SUIT_INKS, canonical, read_corners, suits_ruled_out
+from .index import FEATURE_SIZE, INKS, SUIT_INKS, canonical, read_corners, suits_ruled_out
 from .pips import centre_pips, pip_matches
 
 PROFILE_FORMAT = 2  # 2 keeps each suit's inks; a format 1 file is read with the usual ones
@@ -112,8 +112,12 @@ def load_profile(path: str | Path) -> DeckProfile:
     if not 1 <= version <= PROFILE_FORMAT:
         raise ProfileError(f"profile {path}: format {version}, this reader knows 1 to "
                            f"{PROFILE_FORMAT}")
-    if any(len(pair) != 2 or pair[0] not in {s.value for s in Suit} for pair in inks):
-        raise ProfileError(f"profile {path}: inks are not SUIT:INK pairs")
+    bad_inks = sorted(":".join(pair) for pair in inks
+                      if len(pair) != 2 or pair[0] not in {s.value for s in Suit}
+                      or pair[1] not in INKS)
+    if bad_inks:
+        raise ProfileError(f"profile {path}: inks {bad_inks} are not SUIT:INK pairs of "
+                           f"{', '.join(INKS)}")
     if features.ndim != 2 or features.shape[1] != FEATURE_SIZE or len(labels) != len(features):
         raise ProfileError(f"profile {path}: templates have shape {features.shape} for "
                            f"{len(labels)} labels; expected (n, {FEATURE_SIZE})")
@@ -240,19 +244,14 @@ def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
     samples = chosen + [s for s in samples if not s.sharp and s.position in positions]
     uncut = sorted(set(range(len(order))) - positions)
     if len(uncut) > MAX_UNCUT_SHARE * len(order):
-        raise ProfileError(
-            f"{len(uncut)} cards of the deck show no corner index that could be cut out ("
-            + ", ".join(f"card {p + 1}, {order[p]}" for p in uncut[:6])
-            + (", …" if len(uncut) > 6 else "") + "); check focus and light, and learn again")
+        raise ProfileError(f"{len(uncut)} cards of the deck show no corner index that could be "
+                           f"cut out ({_named(uncut, order)}); check focus and light, and "
+                           "learn again")
     cards = [s.card for s in samples]
-    learnt = {f"rank {c.rank.value}" for c in cards} | {f"suit {c.suit.value}" for c in cards}
-    missing = {f"rank {c.rank.value}" for c in order} | {f"suit {c.suit.value}" for c in order}
-    missing -= learnt
+    missing = _ranks_and_suits(order) - _ranks_and_suits(cards)
     if missing:
-        raise ProfileError(
-            f"no index with {' or '.join(sorted(missing))} could be cut out (cards "
-            + ", ".join(f"{p + 1} ({order[p]})" for p in uncut)
-            + "); check focus and light, and learn again")
+        raise ProfileError(f"no index with {' or '.join(sorted(missing))} could be cut out "
+                           f"({_named(uncut, order)}); check focus and light, and learn again")
     ranks = [s.rank for s in samples]
     suits = [s.suit for s in samples]
     pips = [(pip, card) for card_img, card in zip(cards_in, order, strict=True)
@@ -264,6 +263,17 @@ def learn(rectified_cards: Iterable[np.ndarray], deck: DeckSpec) -> DeckProfile:
     inks = _with_inks((s.card.suit, s.ink) for s in samples if s.ink is not None)
     return DeckProfile(deck.name, _profile_model(features, labels), inks,
                        tuple(order[p] for p in uncut))
+
+
+def _named(positions: list[int], order: list[Card], most: int = 6) -> str:
+    """Cards of the pass by place and name, as a person sorting the deck counts them."""
+    named = ", ".join(f"card {p + 1} ({order[p]})" for p in positions[:most])
+    return named + (", …" if len(positions) > most else "")
+
+
+def _ranks_and_suits(cards: Iterable[Card]) -> set[str]:
+    """Each rank and suit among ``cards``, as an error names them ("rank Q", "suit S")."""
+    return {f"rank {c.rank.value}" for c in cards} | {f"suit {c.suit.value}" for c in cards}
 
 
 def _read_face(card: np.ndarray, model: GlyphModel, letters: str | None,

@@ -131,7 +131,7 @@ def test_a_card_with_no_index_to_cut_is_learnt_from_the_deck_s_other_cards(nordi
 
 def test_a_pass_with_many_cards_showing_no_index_is_refused_naming_them(nordic_pass):
     cards = [np.full_like(c, 235) if i % 3 == 0 else c for i, c in enumerate(nordic_pass)]
-    with pytest.raises(ProfileError, match=r"18 cards .*card 1, AS.*check focus and light"):
+    with pytest.raises(ProfileError, match=r"18 cards .*card 1 \(AS\).*check focus and light"):
         learn(cards, BRIDGE_52)
 
 
@@ -227,3 +227,14 @@ def test_a_profile_file_of_the_first_format_reads_with_the_usual_inks(nordic_pro
                         features=nordic_profile.model.features[learnt].astype(np.float16),
                         labels=np.array([labels[i] for i in learnt]))
     assert dict(load_profile(path).inks) == SUIT_INKS
+
+
+def test_a_profile_file_with_an_unknown_ink_is_refused_naming_it(nordic_profile, tmp_path):
+    path = tmp_path / "inks.npz"
+    nordic_profile.save(path)
+    with np.load(path) as data:
+        fields = dict(data)
+    fields["inks"] = np.array(["S:neutral", "S:plaid"])
+    np.savez_compressed(path, **fields)
+    with pytest.raises(ProfileError, match=r"inks\.npz: inks \['S:plaid'\]"):
+        load_profile(path)
