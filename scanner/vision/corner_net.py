@@ -137,6 +137,9 @@ class Calibration:
     thresholds: dict[str, Thresholds]
     corner: float  # the score one index corner, read alone where cards overlap, must reach
     corner_second: float  # what a second look's average at such a corner must reach
+    # The file, beside the calibration, of the net whose reads a second look at a corner
+    # is averaged with (``CornerReader.corner_second_look_probabilities``); None: none.
+    second_opinion: str | None = None
 
 
 def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -161,6 +164,7 @@ class CornerReader:
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         self.calibration_path = path.with_suffix(".json")
         self._calibration: Calibration | None = None
+        self._second_opinion: CornerReader | None = None
 
     @property
     def calibration(self) -> Calibration:
@@ -178,8 +182,26 @@ class CornerReader:
                 raise ValueError(f"{self.calibration_path}: labels do not match this reader's")
             self._calibration = Calibration(float(data["temperature"]), {
                 view: Thresholds(**{k: float(v) for k, v in data[view].items()})
-                for view in VIEWS}, float(data["corner"]), float(data["corner_second"]))
+                for view in VIEWS}, float(data["corner"]), float(data["corner_second"]),
+                data.get("second_opinion"))
         return self._calibration
+
+    @property
+    def second_opinion(self) -> CornerReader | None:
+        """The net a second look at a corner is averaged with, as the calibration names it
+        (its ``corner_second`` was calibrated on the two together); None: none named."""
+        name = self.calibration.second_opinion
+        if name is None:
+            return None
+        if self._second_opinion is None:
+            path = self.calibration_path.with_name(name)
+            if not path.exists():
+                raise FileNotFoundError(
+                    f"{self.calibration_path}: its second opinion {path} is missing; build it "
+                    "with python -m scanner.vision.training.train_corners --recipe "
+                    "second-opinion, or calibrate the net again")
+            self._second_opinion = CornerReader(path)
+        return self._second_opinion
 
     def logits(self, windows: Sequence[np.ndarray]) -> np.ndarray:
         """N×(ranks + suits) raw outputs of the net for these corner windows."""
@@ -198,6 +220,20 @@ class CornerReader:
         """Per window, the probability of each of ``RANK_LABELS`` and of ``SUIT_LABELS``."""
         return split_probabilities(self.logits(windows), self.calibration.temperature
                                    if temperature is None else temperature)
+
+    def corner_second_look_probabilities(self, windows: Sequence[np.ndarray]
+                                         ) -> tuple[np.ndarray, np.ndarray]:
+        """``probabilities`` for a second look at a corner found alone (``indices``) that
+        this net was unsure of: averaged with its second opinion's, each at its own
+        temperature, when one is named. Two nets trained apart seldom err alike on the same
+        window, so their average tells a true index from a near miss better than more looks
+        through one net do."""
+        ranks, suits = self.probabilities(windows)
+        other = self.second_opinion
+        if other is None:
+            return ranks, suits
+        other_ranks, other_suits = other.probabilities(windows)
+        return (ranks + other_ranks) / 2, (suits + other_suits) / 2
 
 
 def split_probabilities(logits: np.ndarray, temperature: float

@@ -23,9 +23,10 @@ rank in another suit at the full score. Two sure reads of one rank glyph, the tw
 naming different cards (a 9 over its suit, and turned half round a 6 over the pip of the
 card above it) name neither. A proposal just short of that score, on an index
 no sure read has claimed, gets a second look: its window redrawn a little shifted, scaled
-and turned (``CORNER_LOOKS``), the beliefs averaged, and the card named at the score
-calibrated for that average (``Calibration.corner_second``). A true index reads alike in
-every look; a robe or a pip that passed for one once seldom does. Each card
+and turned (``CORNER_LOOKS``), each look read by the net and by its second opinion (a
+net trained apart), the beliefs averaged, and the card named at the score calibrated for
+that average (``Calibration.corner_second``). A true index reads alike in every look and
+to both nets; a robe or a pip that passed for one once seldom does. Each card
 is named once, at its surest corner (a deck with two of each card, as pinochle's, may
 show a card twice, in two places the same way up). A picture of one card is named by its
 index corners only when both show and agree.
@@ -666,7 +667,7 @@ def _second_look(doubtful: list[_Proposal], letters: str | None, reader: CornerR
     """The doubtful proposals whose looks together name a card surely enough."""
     if not doubtful:
         return []
-    named = second_look_names(*reader.probabilities(
+    named = second_look_names(*reader.corner_second_look_probabilities(
         [w for p in doubtful for w in corner_looks(p.window)]), letters)
     threshold = reader.calibration.corner_second
     return [IndexHit(card, score, p.hit.corner, p.hit.down)

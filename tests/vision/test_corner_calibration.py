@@ -1,5 +1,7 @@
 """A corner net is trusted only as its calibration says: a calibration lacking a threshold
-the reader needs is refused by name, never filled in by a guess."""
+the reader needs is refused by name, never filled in by a guess; and a second look at a
+corner is read by the second net the calibration names, whose threshold was calibrated on
+the two nets' reads together."""
 
 from __future__ import annotations
 
@@ -7,9 +9,10 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from scanner.vision.corner_net import NET_PATH, CornerReader
+from scanner.vision.corner_net import NET_PATH, WINDOW, CornerReader
 
 
 @pytest.mark.parametrize("key", ["corner", "corner_second"])
@@ -27,3 +30,46 @@ def test_the_shipped_calibration_holds_every_threshold():
     assert 0.5 <= calibration.corner < 1.0
     assert 0.5 <= calibration.corner_second < 1.0
     assert set(calibration.thresholds) == {"station", "card"}
+
+
+def a_net_named(tmp_path: Path, second_opinion: str | None) -> Path:
+    """The shipped net copied to ``tmp_path``, its calibration naming ``second_opinion``."""
+    shutil.copy(NET_PATH, tmp_path / "net.onnx")
+    calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
+    calibration.pop("second_opinion", None)
+    if second_opinion is not None:
+        calibration["second_opinion"] = second_opinion
+    (tmp_path / "net.json").write_text(json.dumps(calibration))
+    return tmp_path / "net.onnx"
+
+
+def some_windows() -> list[np.ndarray]:
+    rng = np.random.default_rng(4)
+    return [rng.integers(0, 256, (*WINDOW[::-1], 3), np.uint8) for _ in range(3)]
+
+
+def test_the_shipped_second_look_at_a_corner_is_read_by_a_second_net_too():
+    reader = CornerReader()
+    other = reader.second_opinion
+    assert other is not None and other.calibration.second_opinion is None
+    windows = some_windows()
+    ranks, suits = reader.corner_second_look_probabilities(windows)
+    own, theirs = reader.probabilities(windows), other.probabilities(windows)
+    assert np.allclose(ranks, (own[0] + theirs[0]) / 2)
+    assert np.allclose(suits, (own[1] + theirs[1]) / 2)
+    assert not np.allclose(own[0], theirs[0])
+
+
+def test_a_net_with_no_second_opinion_looks_again_alone(tmp_path: Path):
+    reader = CornerReader(a_net_named(tmp_path, None))
+    windows = some_windows()
+    assert reader.second_opinion is None
+    assert all(np.array_equal(a, b) for a, b in zip(
+        reader.corner_second_look_probabilities(windows), reader.probabilities(windows),
+        strict=True))
+
+
+def test_a_missing_second_opinion_is_refused_by_name(tmp_path: Path):
+    reader = CornerReader(a_net_named(tmp_path, "gone.onnx"))
+    with pytest.raises(FileNotFoundError, match=r"net\.json: its second opinion .*gone\.onnx"):
+        _ = reader.second_opinion

@@ -385,6 +385,8 @@ class NamesTheTenOfClubs:
         suits[:, SUIT_LABELS.index("C")] = self.score
         return ranks, suits
 
+    corner_second_look_probabilities = probabilities  # no second opinion
+
 
 SURE_OF_NOTHING_AT_FIRST_LOOK = NamesTheTenOfClubs(0.975)  # sure only on a second look
 SURE_OF_EVERYTHING = NamesTheTenOfClubs(0.995)

@@ -330,9 +330,12 @@ def test_a_tight_fan_names_neighbours_whose_indices_nearly_touch(anglo):
 def reader_sure_of_no_corner_at_first_look(folder: Path, second: float | None = None
                                            ) -> CornerReader:
     """The shipped net with no corner ever sure enough at a first look; its second look
-    kept as calibrated, or set to ``second``."""
+    kept as calibrated, with its second opinion, or set to ``second``."""
     shutil.copy(NET_PATH, folder / "net.onnx")
     calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
+    other = NET_PATH.with_name(calibration["second_opinion"])
+    for path in (other, other.with_suffix(".json")):
+        shutil.copy(path, folder / path.name)
     calibration["corner"] = 1.01
     if second is not None:
         calibration["corner_second"] = second

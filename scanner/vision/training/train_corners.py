@@ -2,6 +2,14 @@
 photographs and rendered cards, and calibrate when to trust it.
 
     python -m scanner.vision.training.train_corners --dataset DIR --svg DIR [--out FILE]
+    python -m scanner.vision.training.train_corners --dataset DIR --svg DIR \
+        --recipe second-opinion
+    python -m scanner.vision.training.train_corners --dataset DIR --svg DIR \
+        --add-second-opinion scanner/vision/corner_net_second.onnx
+
+The first builds the shipped net; the second its second opinion, a net trained apart on
+windows drawn another way (``RECIPES``); the third names the second opinion in the shipped
+net's calibration and calibrates its second look at a corner on both nets' reads together.
 
 ``--dataset`` is the CC0 cards image dataset (its ``train`` split only is read: one image
 in eight is kept for calibration, ``real_cards.is_calibration``); ``--svg`` the folder of
@@ -399,21 +407,35 @@ def _no_index_window(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return card[y:y + h, x:x + w]
 
 
-# Share of real views whose corner windows are also cut as the table view's index finder
-# cuts them (``indices``): scaled, turned and placed by a rank and a suit pip found in the
-# photo, a little off, and in a fan with the next card lying over the window's right side.
-FOUND_SHARE = 0.5
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    """How a net's real training windows are drawn: the share of real views whose corner
+    windows are also cut as the table view's index finder cuts them (``indices``: scaled,
+    turned and placed by a rank and a suit pip found in the photo, a little off, and in a
+    fan with the next card lying over the window's right side), and the share of those
+    with the edge of a cast shadow across them."""
+
+    found_share: float
+    shadow_share: float
+
+
+# The shipped net's recipe, and its second opinion's: every view also cut as found, a
+# quarter of those in a shadow's edge, so that the two nets, trained apart on different
+# windows, seldom err alike (``CornerReader.second_look_probabilities``).
+RECIPES = {"main": Recipe(found_share=0.5, shadow_share=0.0),
+           "second-opinion": Recipe(found_share=1.0, shadow_share=0.25)}
+SECOND_OPINION_PATH = NET_PATH.with_name("corner_net_second.onnx")
 # Where the next card's edge crosses the window, in canonical pixels from its left: in a
 # tight fan the neighbour's own index shows just right of the one being read.
 NEIGHBOUR_EDGE = (32.0, 62.0)
 
 
-def _as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator
-              ) -> np.ndarray:
+def _as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator,
+              shadow_share: float = 0.0) -> np.ndarray:
     """A corner window of a canonical card cut a little off scale, turn and place, and
     half the time with ``neighbour`` lying over its right side, clear of the index, as the
     next card of a fan lies: a little turned, a little higher or lower, its own index
-    showing."""
+    showing; and ``shadow_share`` of the time with a shadow's edge across it."""
     w, h = WINDOW
     scale, turn = _u(rng, 0.85, 1.18), np.deg2rad(_u(rng, -8, 8))
     a, b = scale * np.cos(turn), scale * np.sin(turn)
@@ -438,12 +460,38 @@ def _as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator
         across = xs - edge - slant * (ys - h / 2)
         shade = np.clip(255 - 80 * np.exp(-np.abs(across) / 1.5), 0, 255)[..., None] / 255
         window = np.where((across > 0)[..., None], other, (window * shade).astype(np.uint8))
+    # Drawn only when shadows are wanted, so the calibration windows stay as they were.
+    if shadow_share and rng.random() < shadow_share:
+        window = _cast_shadow(window, rng)
     return window
 
 
-def _real_chunk(job: tuple[list[RealImage], int, int]
+# The light left inside a cast shadow: a hand or a phone held between the lamp and a deal
+# darkens part of an index, which no even dimming of the window (the net's input takes
+# that out) is like.
+SHADOW_LIGHT = (0.35, 0.8)
+
+
+def _cast_shadow(window: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The window with a shadow over one side of a straight edge through it, the edge
+    softened over a few pixels as a shadow's penumbra is."""
+    h, w = window.shape[:2]
+    angle = _u(rng, 0.0, np.pi)
+    x, y = _u(rng, 0.0, w), _u(rng, 0.0, h)
+    ys, xs = np.mgrid[:h, :w].astype(np.float32)
+    beyond = (xs - x) * np.float32(np.cos(angle)) + (ys - y) * np.float32(np.sin(angle))
+    light = _u(rng, *SHADOW_LIGHT)
+    # Past a few penumbrae the edge is fully lit or fully dark: clipped, the exponential
+    # neither overflows nor changes.
+    softness = np.float32(_u(rng, 0.5, 4.0))
+    lit = 1.0 / (1.0 + np.exp(np.clip(-beyond / softness, -60.0, 60.0)))
+    gain = light + (1.0 - light) * lit
+    return np.clip(window * gain[..., None], 0, 255).astype(np.uint8)
+
+
+def _real_chunk(job: tuple[list[RealImage], int, int, Recipe]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    images, seed, index = job
+    images, seed, index, recipe = job
     cv2.setNumThreads(1)
     rng = np.random.default_rng([seed, index, 1])
     windows: list[np.ndarray] = []
@@ -454,10 +502,10 @@ def _real_chunk(job: tuple[list[RealImage], int, int]
         for card in views(image, rng, _views_of(image)):
             windows += corner_windows(card)
             labels += [label, label]
-            if rng.random() < FOUND_SHARE:
+            if rng.random() < recipe.found_share:
                 upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
                 windows.append(_as_found(upright, card if neighbour is None else neighbour,
-                                         rng))
+                                         rng, recipe.shadow_share))
                 labels.append(label)
             if image.card is not None and rng.random() < NO_INDEX_SHARE:
                 windows.append(_no_index_window(card, rng))
@@ -468,10 +516,11 @@ def _real_chunk(job: tuple[list[RealImage], int, int]
             np.array([SUIT_LABELS.index(s) for _, s in labels], np.int64))
 
 
-def real_training_set(images: list[RealImage], seed: int = TRAIN_SEED, workers: int = 2
+def real_training_set(images: list[RealImage], seed: int = TRAIN_SEED, workers: int = 2,
+                      recipe: Recipe = RECIPES["main"]
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corner windows and labels from real images, each seen ``_views_of`` ways."""
-    jobs = [(images[i:i + REAL_CHUNK], seed, i // REAL_CHUNK)
+    jobs = [(images[i:i + REAL_CHUNK], seed, i // REAL_CHUNK, recipe)
             for i in range(0, len(images), REAL_CHUNK)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         parts = pool.map(_real_chunk, jobs)
@@ -724,22 +773,49 @@ def found_calibration_windows(images: list[RealImage], seed: int = CALIBRATION_S
     return out
 
 
-def _corner_thresholds(reader: CornerReader, temperature: float,
-                       found: list[FoundWindow]) -> tuple[float, float]:
-    """The score one index corner read alone (``indices``) must reach, and the score the
-    average of a second look at one just short of it must reach: each SAFETY log-odds
+def _corner_threshold(reader: CornerReader, temperature: float,
+                      found: list[FoundWindow]) -> float:
+    """The score one index corner read alone (``indices``) must reach: SAFETY log-odds
     above the worst wrong name among the found windows, bar the tolerated share."""
+    return _tolerated_threshold(found, _found_names(reader, temperature,
+                                                    [f.window for f in found]), "corner alone")
+
+
+def _corner_second_threshold(reader: CornerReader, temperature: float,
+                             found: list[FoundWindow], threshold: float,
+                             second_opinion: CornerReader | None = None) -> float:
+    """The score the average of a second look at a corner just short of ``threshold`` must
+    reach, read by this net and by its ``second_opinion`` if any: set as the first."""
     first = _found_names(reader, temperature, [f.window for f in found])
-    threshold = _tolerated_threshold(found, first, "corner alone")
     doubtful = [i for i, (_, score) in enumerate(first)
                 if SECOND_LOOK_FROM <= score < threshold]
-    rank_probs, suit_probs = split_probabilities(
-        reader.logits([w for i in doubtful for w in corner_looks(found[i].window)]),
-        temperature)
-    again = dict(zip(doubtful, second_look_names(rank_probs, suit_probs, None), strict=True))
-    second = _tolerated_threshold([found[i] for i in doubtful], list(again.values()),
-                                  "corner second look", count=len(found))
-    return threshold, second
+    looks = [w for i in doubtful for w in corner_looks(found[i].window)]
+    rank_probs, suit_probs = split_probabilities(reader.logits(looks), temperature)
+    if second_opinion is not None:
+        other_ranks, other_suits = second_opinion.probabilities(looks)
+        rank_probs, suit_probs = (rank_probs + other_ranks) / 2, (suit_probs + other_suits) / 2
+    again = second_look_names(rank_probs, suit_probs, None)
+    return _tolerated_threshold([found[i] for i in doubtful], again, "corner second look",
+                                count=len(found))
+
+
+def add_second_opinion(net: Path, second_opinion: Path, real: RealData) -> None:
+    """Name the net at ``second_opinion`` (calibrated, and lying beside ``net``) in the
+    calibration of ``net``, whose second look at a corner it then reads too
+    (``CornerReader.corner_second_look_probabilities``), and calibrate that second look on
+    the two nets' reads together. The net's temperature and every other threshold stay:
+    only its second looks at corners read anything new."""
+    if second_opinion.resolve().parent != net.resolve().parent:
+        raise ValueError(f"{second_opinion}: a second opinion must lie beside {net}")
+    reader, other = CornerReader(net), CornerReader(second_opinion)
+    calibration = reader.calibration
+    found = found_calibration_windows(real.images(calibration=True))
+    second = _corner_second_threshold(reader, calibration.temperature, found,
+                                      calibration.corner, other)
+    data = json.loads(reader.calibration_path.read_text())
+    data["corner_second"], data["second_opinion"] = second, second_opinion.name
+    with written_atomically(reader.calibration_path, overwrite=True) as temp:
+        temp.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def _found_names(reader: CornerReader, temperature: float, windows: list[np.ndarray]
@@ -799,7 +875,8 @@ def calibrate(path: Path, cards: list[CalibrationCard],
     for view, chosen, values in (("station", station, own), ("card", scores, general)):
         _report(view, chosen, values)
         out[view] = {**values, "second": second}
-    out["corner"], out["corner_second"] = _corner_thresholds(reader, temperature, found)
+    out["corner"] = _corner_threshold(reader, temperature, found)
+    out["corner_second"] = _corner_second_threshold(reader, temperature, found, out["corner"])
     return out
 
 
@@ -815,15 +892,16 @@ def reader_without(style: str, model: Path | None = None) -> CornerReader:
 
 
 def build(styles: tuple[str, ...], out: Path, cards: int = 20_000, epochs: int = 12,
-          calibration: int = 8000, real: RealData | None = None) -> None:
-    """Train, export and calibrate a corner net from ``styles`` and ``real`` images;
-    writes ``out`` and the calibration beside it."""
+          calibration: int = 8000, real: RealData | None = None,
+          recipe: Recipe = RECIPES["main"]) -> None:
+    """Train, export and calibrate a corner net from ``styles`` and ``real`` images, the
+    real windows drawn by ``recipe``; writes ``out`` and the calibration beside it."""
     start = time.perf_counter()
     data = training_set(styles, cards)
     print(f"{len(data[0])} corner windows from {', '.join(styles)} in "
           f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
     if real is not None:
-        real_data = real_training_set(real.images(calibration=False))
+        real_data = real_training_set(real.images(calibration=False), recipe=recipe)
         data = tuple(np.concatenate(pair) for pair in zip(data, real_data, strict=True))
         print(f"{len(real_data[0])} corner windows from real images at "
               f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
@@ -854,8 +932,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--exclude", action="append", default=[], metavar="STYLE",
                         help="tuning style to leave out (for a leave-one-style-out figure)")
-    parser.add_argument("--out", type=Path, default=NET_PATH,
+    parser.add_argument("--recipe", choices=sorted(RECIPES), default="main",
+                        help="how the real training windows are drawn: the shipped net's, "
+                        "or its second opinion's (written to corner_net_second.onnx unless "
+                        "--out is given)")
+    parser.add_argument("--out", type=Path,
                         help="the .onnx to write; its calibration goes beside it as .json")
+    parser.add_argument("--add-second-opinion", type=Path, metavar="NET",
+                        help="only name NET (trained with --recipe second-opinion, beside "
+                        "--out) in --out's calibration and calibrate its second look at a "
+                        "corner on both nets; needs --dataset or --svg")
     parser.add_argument("--cards", type=int, default=20_000, help="training cards (2 corners)")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--calibration", type=int, default=8000, help="calibration cards")
@@ -876,10 +962,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {written} images", file=sys.stderr)
     real = (RealData(args.dataset, args.svg)
             if args.dataset is not None or args.svg is not None else None)
-    if args.calibrate_only:
-        write_calibration(args.out, styles, args.calibration, real)
+    out = args.out or (SECOND_OPINION_PATH if args.recipe == "second-opinion" else NET_PATH)
+    if args.add_second_opinion is not None:
+        if real is None:
+            parser.error("--add-second-opinion calibrates on the real images: give --dataset "
+                         "or --svg")
+        if not args.add_second_opinion.exists():
+            parser.error(f"--add-second-opinion {args.add_second_opinion}: no such file")
+        add_second_opinion(out, args.add_second_opinion, real)
+    elif args.calibrate_only:
+        write_calibration(out, styles, args.calibration, real)
     else:
-        build(styles, args.out, args.cards, args.epochs, args.calibration, real)
+        build(styles, out, args.cards, args.epochs, args.calibration, real,
+              RECIPES[args.recipe])
     return 0
 
 

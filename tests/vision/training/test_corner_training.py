@@ -4,12 +4,30 @@ net.)"""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+import shutil
+from pathlib import Path
 
-from scanner.vision.corner_net import NET_INPUT, RANK_LABELS, SUIT_LABELS
+import cv2
+import numpy as np
+import pytest
+
+from scanner.cards import Card
+from scanner.vision.corner_net import NET_INPUT, NET_PATH, RANK_LABELS, SUIT_LABELS, CornerReader
+from scanner.vision.index import CANONICAL_SIZE
 from scanner.vision.synthetic import render
-from scanner.vision.training import train_corners
-from scanner.vision.training.train_corners import GLYPH_SOURCES, _design, training_set
+from scanner.vision.training import real_cards, train_corners
+from scanner.vision.training.train_corners import (
+    GLYPH_SOURCES,
+    RECIPES,
+    SHADOW_LIGHT,
+    RealData,
+    _as_found,
+    _cast_shadow,
+    _design,
+    add_second_opinion,
+    training_set,
+)
 
 
 def test_every_glyph_label_of_the_net_has_a_card_that_prints_it():
@@ -52,3 +70,72 @@ def test_one_training_look_in_ten_comes_through_the_read_station(monkeypatch):
     monkeypatch.setattr(train_corners, "_station_looks", counted)
     training_set(("standard",), 40, seed=1, workers=1)
     assert len(drawn) == 4
+
+
+def a_card() -> np.ndarray:
+    """A canonical card: white paper with a dark block where its index is."""
+    card = np.full((*CANONICAL_SIZE[::-1], 3), 245, np.uint8)
+    card[10:60, 8:30] = 20
+    return card
+
+
+def test_a_cast_shadow_darkens_one_side_of_a_soft_edge_and_leaves_the_other():
+    window = np.full((112, 72, 3), 200, np.uint8)
+    shaded = _cast_shadow(window, np.random.default_rng(3)).astype(int)
+    assert shaded.max() == 200
+    assert shaded.min() <= 200 * SHADOW_LIGHT[1] + 1
+    assert shaded.min() >= 200 * SHADOW_LIGHT[0] - 1
+
+
+def test_the_second_opinion_recipe_shades_a_quarter_of_found_windows_the_shipped_none():
+    """Both recipes cut the same window from the same draw; only the second opinion's may
+    then lay a shadow over it, so the shipped recipe's calibration windows are the same
+    whichever net is calibrated on them."""
+    card = a_card()
+    shaded = 0
+    for seed in range(400):
+        plain = _as_found(card, card, np.random.default_rng(seed),
+                          RECIPES["main"].shadow_share)
+        other = _as_found(card, card, np.random.default_rng(seed),
+                          RECIPES["second-opinion"].shadow_share)
+        shaded += not np.array_equal(plain, other)
+    assert 60 <= shaded <= 140
+
+
+def a_small_dataset(root: Path) -> RealData:
+    """Rendered faces laid out as the CC0 dataset's ``train`` split is, enough of them that
+    some fall in its calibration eighth."""
+    for i, (word, rank) in enumerate(real_cards._RANK_NAMES.items()):
+        for suit_word, suit in real_cards._SUIT_NAMES.items():
+            folder = root / "train" / f"{word} of {suit_word}"
+            folder.mkdir(parents=True)
+            face = render.render_face(Card(rank, suit), "standard", seed=i)
+            for k in range(2):
+                cv2.imwrite(str(folder / f"{k:03}.jpg"), cv2.resize(face, (224, 224)))
+    return RealData(root, None)
+
+
+def test_a_second_opinion_is_named_and_only_the_second_look_at_a_corner_recalibrated(
+        tmp_path: Path):
+    for name in ("net", "other"):
+        shutil.copy(NET_PATH, tmp_path / f"{name}.onnx")
+        shutil.copy(NET_PATH.with_suffix(".json"), tmp_path / f"{name}.json")
+    before = json.loads((tmp_path / "net.json").read_text())
+    add_second_opinion(tmp_path / "net.onnx", tmp_path / "other.onnx",
+                       a_small_dataset(tmp_path / "dataset"))
+    after = json.loads((tmp_path / "net.json").read_text())
+    assert after.pop("second_opinion") == "other.onnx"
+    assert 0.5 <= after.pop("corner_second") <= 1.0
+    before.pop("second_opinion", None)
+    before.pop("corner_second")
+    assert after == before
+    assert CornerReader(tmp_path / "net.onnx").second_opinion is not None
+
+
+def test_a_second_opinion_not_lying_beside_the_net_is_refused(tmp_path: Path):
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(NET_PATH, tmp_path / "net.onnx")
+    shutil.copy(NET_PATH, tmp_path / "elsewhere" / "other.onnx")
+    with pytest.raises(ValueError, match="must lie beside"):
+        add_second_opinion(tmp_path / "net.onnx", tmp_path / "elsewhere" / "other.onnx",
+                           RealData(None, None))
