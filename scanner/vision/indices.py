@@ -23,13 +23,13 @@ rank in another suit at the full score. Two sure reads of one rank glyph, the tw
 naming different cards (a 9 over its suit, and turned half round a 6 over the pip of the
 card above it) name neither. A proposal just short of that score, on an index
 no sure read has claimed, gets a second look: its window redrawn a little shifted, scaled
-and turned (``CORNER_LOOKS``), each look read by the net and by its second opinion (a
-net trained apart), the beliefs averaged, and the card named at the score calibrated for
-that average (``Calibration.corner_second``). A true index reads alike in every look and
-to both nets; a robe or a pip that passed for one once seldom does. Each card
-is named once, at its surest corner (a deck with two of each card, as pinochle's, may
-show a card twice, in two places the same way up). A picture of one card is named by its
-index corners only when both show and agree.
+and turned (``CORNER_LOOKS``), each look read by the net and by its second opinion (a net
+trained apart; ``corner_net.product_of_experts``), the beliefs averaged over the looks,
+and the card named at the score calibrated for that (``Calibration.corner_second``). A
+true index reads alike in every look and to both nets; a robe or a pip that passed for one
+once seldom does. Each card is named once, at its surest corner (a deck with two of each
+card, as pinochle's, may show a card twice, in two places the same way up). A picture of
+one card is named by its index corners only when both show and agree.
 """
 
 from __future__ import annotations
@@ -84,9 +84,16 @@ class IndexHit:
 
     def rank_centre(self) -> np.ndarray:
         """Where the rank glyph's centre lies in the photo."""
+        return self._at(RANK_AT)
+
+    def suit_centre(self) -> np.ndarray:
+        """Where the suit pip's centre lies in the photo."""
+        return self._at(SUIT_AT)
+
+    def _at(self, point: tuple[float, float]) -> np.ndarray:
         w, h = WINDOW
         across, down = self.corner[1] - self.corner[0], self.corner[3] - self.corner[0]
-        return self.corner[0] + RANK_AT[0] / w * across + RANK_AT[1] / h * down
+        return self.corner[0] + point[0] / w * across + point[1] / h * down
 
     def on_one_rank(self, other: IndexHit) -> bool:
         """Whether the two hits read one rank glyph (``SAME_RANK_SHARE``)."""
@@ -579,7 +586,8 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     for a deck holding that many of each card), at its surest corner; a corner just short
     of sure is named on a second look (``CORNER_LOOKS``). ``known`` are the outlines of
     cards already read whole, whose ink is not looked at again; ``unread`` those of cards
-    found whole but not read (blurred, say), whose corners are named at a first look only:
+    found whole but not read (blurred, say), whose corners (a pair with its rank or its
+    suit on such a card) are named at a first look only:
     every pip and index of a blurred card is a near miss, and a second look at each of them
     gave a few wrong names on rendered tables where none was wanted. A corner with a glyph
     freed from a line gets a first look only too: its window is cut from a thinned glyph,
@@ -601,10 +609,14 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
 
 
 def _inside(hit: IndexHit, outlines: Sequence[np.ndarray]) -> bool:
-    """Whether a hit's rank glyph lies within any of the outlines."""
-    x, y = (float(v) for v in hit.rank_centre())
-    return any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2), (x, y), False)
-               >= 0 for o in outlines)
+    """Whether a hit's rank glyph or its suit pip lies within any of the outlines: a pair
+    with either on a card is a near miss of that card's (a middle pip of a six of hearts,
+    paired with the shadow along the card's edge just outside its outline, was read as a 7
+    of diamonds by both nets)."""
+    points = [tuple(float(v) for v in centre) for centre in (hit.rank_centre(),
+                                                             hit.suit_centre())]
+    return any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2), point, False)
+               >= 0 for o in outlines for point in points)
 
 
 # A proposal scoring at least this, short of the corner-alone score, gets a second look.

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scanner.vision.corner_net import NET_PATH, WINDOW, CornerReader
+from scanner.vision.corner_net import NET_PATH, WINDOW, CornerReader, product_of_experts
 
 
 @pytest.mark.parametrize("key", ["corner", "corner_second"])
@@ -32,7 +32,7 @@ def test_the_shipped_calibration_holds_every_threshold():
     assert set(calibration.thresholds) == {"station", "card"}
 
 
-def a_net_named(tmp_path: Path, second_opinion: str | None) -> Path:
+def a_net_named(tmp_path: Path, second_opinion: object) -> Path:
     """The shipped net copied to ``tmp_path``, its calibration naming ``second_opinion``."""
     shutil.copy(NET_PATH, tmp_path / "net.onnx")
     calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
@@ -55,9 +55,22 @@ def test_the_shipped_second_look_at_a_corner_is_read_by_a_second_net_too():
     windows = some_windows()
     ranks, suits = reader.corner_second_look_probabilities(windows)
     own, theirs = reader.probabilities(windows), other.probabilities(windows)
-    assert np.allclose(ranks, (own[0] + theirs[0]) / 2)
-    assert np.allclose(suits, (own[1] + theirs[1]) / 2)
+    assert np.allclose(ranks, product_of_experts(own[0], theirs[0]))
+    assert np.allclose(suits, product_of_experts(own[1], theirs[1]))
     assert not np.allclose(own[0], theirs[0])
+
+
+def test_a_name_one_net_all_but_rules_out_stays_low_however_sure_the_other_is():
+    sure, ruled_out = np.array([[0.98, 0.01, 0.01]]), np.array([[0.001, 0.989, 0.01]])
+    together = product_of_experts(sure, ruled_out)
+    assert together.sum() == pytest.approx(1.0)
+    assert together[0, 0] < 0.25 < (sure[0, 0] + ruled_out[0, 0]) / 2
+    assert product_of_experts(sure, sure)[0, 0] == pytest.approx(0.98)
+
+
+def test_two_nets_sure_of_different_names_together_name_nothing():
+    together = product_of_experts(np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]))
+    assert np.isfinite(together).all() and together.max() == 0.0
 
 
 def test_a_net_with_no_second_opinion_looks_again_alone(tmp_path: Path):
@@ -73,3 +86,11 @@ def test_a_missing_second_opinion_is_refused_by_name(tmp_path: Path):
     reader = CornerReader(a_net_named(tmp_path, "gone.onnx"))
     with pytest.raises(FileNotFoundError, match=r"net\.json: its second opinion .*gone\.onnx"):
         _ = reader.second_opinion
+
+
+@pytest.mark.parametrize("name", ["../net.onnx", "/tmp/other.onnx", "net.onnx", "other.json",
+                                  5])
+def test_a_second_opinion_that_is_not_another_net_beside_it_is_refused(tmp_path: Path, name):
+    reader = CornerReader(a_net_named(tmp_path, name))
+    with pytest.raises(ValueError, match=r"net\.json: second_opinion .* is not the name of"):
+        _ = reader.calibration

@@ -434,6 +434,24 @@ def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch):
     assert near(find_index_corners(img, copies=8, reader=reader), pip)
 
 
+def test_a_pair_whose_suit_lies_on_a_card_found_but_unread_gets_no_second_look():
+    """A middle pip of a six of hearts found whole but not read, paired with the shadow
+    along its edge just outside its outline, was named a 7 of diamonds on a second look."""
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = SURE_OF_NOTHING_AT_FIRST_LOOK
+    [hit] = near(find_index_corners(img, reader=reader), ten)
+    rank, suit = hit.rank_centre(), hit.suit_centre()
+    # An outline round the suit pip whose edge passes between it and the rank.
+    middle, across = (rank + suit) / 2, (suit - rank) / np.linalg.norm(suit - rank)
+    side = np.array([-across[1], across[0]])
+    reach = 4 * float(np.linalg.norm(suit - rank))
+    on_the_suit = np.float32([middle + 2 * side * reach, middle - 2 * side * reach,
+                              middle - 2 * side * reach + across * reach,
+                              middle + 2 * side * reach + across * reach])
+    assert near(find_index_corners(img, reader=reader, unread=[on_the_suit]), ten) == []
+
+
 def a_grid_of_pips_under_a_rank() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Six pips in two columns, as a six's middle, with a small pip under one; a "6" over
     the grid, as an upside-down 9's index lies over a middle pip in a grid of cards laid

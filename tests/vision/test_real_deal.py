@@ -47,6 +47,6 @@ def test_an_index_one_net_reads_unsurely_is_named_when_a_second_net_reads_it_too
     to 0.99 over the second look's five views of its index, 0.916 on average: short of the
     0.920 the net alone had to reach. Its second opinion, a net trained apart with cast
     shadows among its windows, reads it at 0.99 or more in every view, and the two nets'
-    average clears the threshold calibrated for the pair."""
+    beliefs taken together clear the threshold calibrated for the pair."""
     cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
     assert parse_card("AD") in cards

@@ -65,6 +65,7 @@ from ..corner_net import (
     CornerReader,
     corner_windows,
     net_input,
+    product_of_experts,
     second_look_windows,
     split_probabilities,
 )
@@ -793,7 +794,8 @@ def _corner_second_threshold(reader: CornerReader, temperature: float,
     rank_probs, suit_probs = split_probabilities(reader.logits(looks), temperature)
     if second_opinion is not None:
         other_ranks, other_suits = second_opinion.probabilities(looks)
-        rank_probs, suit_probs = (rank_probs + other_ranks) / 2, (suit_probs + other_suits) / 2
+        rank_probs = product_of_experts(rank_probs, other_ranks)
+        suit_probs = product_of_experts(suit_probs, other_suits)
     again = second_look_names(rank_probs, suit_probs, None)
     return _tolerated_threshold([found[i] for i in doubtful], again, "corner second look",
                                 count=len(found))
