@@ -136,9 +136,9 @@ class Calibration:
     temperature: float
     thresholds: dict[str, Thresholds]
     corner: float  # the score one index corner, read alone where cards overlap, must reach
-    corner_second: float  # what a second look's average at such a corner must reach
-    # The file, beside the calibration, of the net whose reads a second look at a corner
-    # is averaged with (``CornerReader.corner_second_look_probabilities``); None: none.
+    corner_second: float  # what a second look at such a corner must reach
+    # The file, beside the calibration, of the net a second look at a corner is also read
+    # by (``CornerReader.corner_second_look_probabilities``); None: none.
     second_opinion: str | None = None
 
 
@@ -199,7 +199,7 @@ class CornerReader:
 
     @property
     def second_opinion(self) -> CornerReader | None:
-        """The net a second look at a corner is averaged with, as the calibration names it
+        """The net a second look at a corner is also read by, as the calibration names it
         (its ``corner_second`` was calibrated on the two together); None: none named."""
         name = self.calibration.second_opinion
         if name is None:

@@ -422,7 +422,7 @@ class Recipe:
 
 # The shipped net's recipe, and its second opinion's: every view also cut as found, a
 # quarter of those in a shadow's edge, so that the two nets, trained apart on different
-# windows, seldom err alike (``CornerReader.second_look_probabilities``).
+# windows, seldom err alike (``CornerReader.corner_second_look_probabilities``).
 RECIPES = {"main": Recipe(found_share=0.5, shadow_share=0.0),
            "second-opinion": Recipe(found_share=1.0, shadow_share=0.25)}
 SECOND_OPINION_PATH = NET_PATH.with_name("corner_net_second.onnx")
@@ -785,8 +785,8 @@ def _corner_threshold(reader: CornerReader, temperature: float,
 def _corner_second_threshold(reader: CornerReader, temperature: float,
                              found: list[FoundWindow], threshold: float,
                              second_opinion: CornerReader | None = None) -> float:
-    """The score the average of a second look at a corner just short of ``threshold`` must
-    reach, read by this net and by its ``second_opinion`` if any: set as the first."""
+    """The score a second look at a corner just short of ``threshold`` must reach, its
+    looks read by this net and by its ``second_opinion`` if any: set as the first."""
     first = _found_names(reader, temperature, [f.window for f in found])
     doubtful = [i for i, (_, score) in enumerate(first)
                 if SECOND_LOOK_FROM <= score < threshold]
