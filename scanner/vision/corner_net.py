@@ -239,12 +239,19 @@ class CornerReader:
         temperature, when one is named (``product_of_experts``). Two nets trained apart
         seldom err alike on the same window, so together they tell a true index from a near
         miss better than more looks through one net do."""
-        ranks, suits = self.probabilities(windows)
-        other = self.second_opinion
-        if other is None:
-            return ranks, suits
-        other_ranks, other_suits = other.probabilities(windows)
-        return product_of_experts(ranks, other_ranks), product_of_experts(suits, other_suits)
+        return with_second_opinion(self.probabilities(windows), windows, self.second_opinion)
+
+
+def with_second_opinion(beliefs: tuple[np.ndarray, np.ndarray], windows: Sequence[np.ndarray],
+                        other: CornerReader | None) -> tuple[np.ndarray, np.ndarray]:
+    """``beliefs`` (the rank and the suit probabilities of ``windows``) taken together with
+    ``other``'s reads of the same windows (``product_of_experts``); as they are when there
+    is no other."""
+    if other is None:
+        return beliefs
+    other_ranks, other_suits = other.probabilities(windows)
+    return (product_of_experts(beliefs[0], other_ranks),
+            product_of_experts(beliefs[1], other_suits))
 
 
 def product_of_experts(p: np.ndarray, q: np.ndarray) -> np.ndarray:

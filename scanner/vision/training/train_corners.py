@@ -65,9 +65,9 @@ from ..corner_net import (
     CornerReader,
     corner_windows,
     net_input,
-    product_of_experts,
     second_look_windows,
     split_probabilities,
+    with_second_opinion,
 )
 from ..index import CANONICAL_SIZE, canonical
 from ..indices import (
@@ -774,29 +774,18 @@ def found_calibration_windows(images: list[RealImage], seed: int = CALIBRATION_S
     return out
 
 
-def _corner_threshold(reader: CornerReader, temperature: float,
-                      found: list[FoundWindow]) -> float:
-    """The score one index corner read alone (``indices``) must reach: SAFETY log-odds
-    above the worst wrong name among the found windows, bar the tolerated share."""
-    return _tolerated_threshold(found, _found_names(reader, temperature,
-                                                    [f.window for f in found]), "corner alone")
-
-
 def _corner_second_threshold(reader: CornerReader, temperature: float,
-                             found: list[FoundWindow], threshold: float,
-                             second_opinion: CornerReader | None = None) -> float:
-    """The score a second look at a corner just short of ``threshold`` must reach, its
-    looks read by this net and by its ``second_opinion`` if any: set as the first."""
-    first = _found_names(reader, temperature, [f.window for f in found])
+                             found: list[FoundWindow], first: list[tuple[Card | None, float]],
+                             threshold: float, second_opinion: CornerReader | None = None
+                             ) -> float:
+    """The score a second look at a corner just short of ``threshold`` at its ``first``
+    look must reach, its looks read by this net and by its ``second_opinion`` if any: set
+    as the first look's threshold is."""
     doubtful = [i for i, (_, score) in enumerate(first)
                 if SECOND_LOOK_FROM <= score < threshold]
     looks = [w for i in doubtful for w in corner_looks(found[i].window)]
-    rank_probs, suit_probs = split_probabilities(reader.logits(looks), temperature)
-    if second_opinion is not None:
-        other_ranks, other_suits = second_opinion.probabilities(looks)
-        rank_probs = product_of_experts(rank_probs, other_ranks)
-        suit_probs = product_of_experts(suit_probs, other_suits)
-    again = second_look_names(rank_probs, suit_probs, None)
+    again = second_look_names(*with_second_opinion(
+        split_probabilities(reader.logits(looks), temperature), looks, second_opinion), None)
     return _tolerated_threshold([found[i] for i in doubtful], again, "corner second look",
                                 count=len(found))
 
@@ -809,10 +798,13 @@ def add_second_opinion(net: Path, second_opinion: Path, real: RealData) -> None:
     only its second looks at corners read anything new."""
     if second_opinion.resolve().parent != net.resolve().parent:
         raise ValueError(f"{second_opinion}: a second opinion must lie beside {net}")
+    if second_opinion.resolve() == net.resolve():
+        raise ValueError(f"{net}: a net cannot be its own second opinion")
     reader, other = CornerReader(net), CornerReader(second_opinion)
     calibration = reader.calibration
     found = found_calibration_windows(real.images(calibration=True))
-    second = _corner_second_threshold(reader, calibration.temperature, found,
+    first = _found_names(reader, calibration.temperature, [f.window for f in found])
+    second = _corner_second_threshold(reader, calibration.temperature, found, first,
                                       calibration.corner, other)
     data = json.loads(reader.calibration_path.read_text())
     data["corner_second"], data["second_opinion"] = second, second_opinion.name
@@ -877,8 +869,12 @@ def calibrate(path: Path, cards: list[CalibrationCard],
     for view, chosen, values in (("station", station, own), ("card", scores, general)):
         _report(view, chosen, values)
         out[view] = {**values, "second": second}
-    out["corner"] = _corner_threshold(reader, temperature, found)
-    out["corner_second"] = _corner_second_threshold(reader, temperature, found, out["corner"])
+    # One corner read alone must reach SAFETY log-odds above the worst wrong name among
+    # the found windows, bar the tolerated share; a second look at one short of it, the same.
+    first = _found_names(reader, temperature, [f.window for f in found])
+    out["corner"] = _tolerated_threshold(found, first, "corner alone")
+    out["corner_second"] = _corner_second_threshold(reader, temperature, found, first,
+                                                    out["corner"])
     return out
 
 
@@ -957,6 +953,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(args.exclude) - set(render.TUNING_STYLES)
     if unknown:
         parser.error(f"not tuning styles: {sorted(unknown)}")
+    if args.add_second_opinion is not None:
+        if args.dataset is None and args.svg is None:
+            parser.error("--add-second-opinion calibrates on the real images: give --dataset "
+                         "or --svg")
+        if not args.add_second_opinion.exists():
+            parser.error(f"--add-second-opinion {args.add_second_opinion}: no such file")
     cv2.setNumThreads(2)
     styles = tuple(s for s in render.TUNING_STYLES if s not in args.exclude)
     if args.svg is not None and not any(args.svg.glob("*/*.png")):
@@ -966,12 +968,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.dataset is not None or args.svg is not None else None)
     out = args.out or (SECOND_OPINION_PATH if args.recipe == "second-opinion" else NET_PATH)
     if args.add_second_opinion is not None:
-        if real is None:
-            parser.error("--add-second-opinion calibrates on the real images: give --dataset "
-                         "or --svg")
-        if not args.add_second_opinion.exists():
-            parser.error(f"--add-second-opinion {args.add_second_opinion}: no such file")
-        add_second_opinion(out, args.add_second_opinion, real)
+        try:
+            add_second_opinion(out, args.add_second_opinion, real)
+        except ValueError as err:
+            parser.error(str(err))
     elif args.calibrate_only:
         write_calibration(out, styles, args.calibration, real)
     else:

@@ -139,3 +139,9 @@ def test_a_second_opinion_not_lying_beside_the_net_is_refused(tmp_path: Path):
     with pytest.raises(ValueError, match="must lie beside"):
         add_second_opinion(tmp_path / "net.onnx", tmp_path / "elsewhere" / "other.onnx",
                            RealData(None, None))
+
+
+def test_a_net_is_refused_as_its_own_second_opinion(tmp_path: Path):
+    shutil.copy(NET_PATH, tmp_path / "net.onnx")
+    with pytest.raises(ValueError, match="cannot be its own second opinion"):
+        add_second_opinion(tmp_path / "net.onnx", tmp_path / "net.onnx", RealData(None, None))
