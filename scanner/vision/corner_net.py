@@ -130,8 +130,9 @@ class Calibration:
     read station sees every card alike (size, light, window), so its thresholds are
     calibrated on its own frames; any other card image gets the ``card`` thresholds,
     calibrated on cards of every size and condition; a corner found alone (a fanned hand)
-    gets ``corner``, calibrated on windows cut as the index finder cuts them, and
-    ``corner_second`` for the average of a second look at one just short of it."""
+    gets ``corner``, calibrated on windows cut as the index finder cuts them,
+    ``corner_second`` for the average of a second look at one just short of it, and
+    ``corner_second_low`` for one further short (``indices.SECOND_LOOK_LOW_FROM``)."""
 
     temperature: float
     thresholds: dict[str, Thresholds]
@@ -140,6 +141,9 @@ class Calibration:
     # The file, beside the calibration, of the net a second look at a corner is also read
     # by (``CornerReader.corner_second_look_probabilities``); None: none.
     second_opinion: str | None = None
+    # What a second look at a corner further short must reach; None: none is taken. A
+    # calibration without it abstains more, never less, so it is not refused.
+    corner_second_low: float | None = None
 
 
 def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -183,7 +187,8 @@ class CornerReader:
             self._calibration = Calibration(float(data["temperature"]), {
                 view: Thresholds(**{k: float(v) for k, v in data[view].items()})
                 for view in VIEWS}, float(data["corner"]), float(data["corner_second"]),
-                self._second_opinion_name(data.get("second_opinion")))
+                self._second_opinion_name(data.get("second_opinion")),
+                self._threshold_or_none(data.get("corner_second_low"), "corner_second_low"))
         return self._calibration
 
     def _second_opinion_name(self, name: object) -> str | None:
@@ -196,6 +201,16 @@ class CornerReader:
             raise ValueError(f"{self.calibration_path}: second_opinion {name!r} is not the "
                              "name of another .onnx file beside it")
         return name
+
+    def _threshold_or_none(self, value: object, key: str) -> float | None:
+        """An optional threshold: None, or a score between 0.5 and 1; anything else (a string,
+        a score that would name whatever the net says) is refused."""
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 <= value <= 1:
+            raise ValueError(f"{self.calibration_path}: {key} {value!r} is not a score "
+                             "between 0.5 and 1")
+        return float(value)
 
     @property
     def second_opinion(self) -> CornerReader | None:

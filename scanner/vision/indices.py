@@ -25,11 +25,13 @@ card above it) name neither. A proposal just short of that score, on an index
 no sure read has claimed, gets a second look: its window redrawn a little shifted, scaled
 and turned (``CORNER_LOOKS``), each look read by the net and by its second opinion (a net
 trained apart; ``corner_net.product_of_experts``), the beliefs averaged over the looks,
-and the card named at the score calibrated for that (``Calibration.corner_second``). A
-true index reads alike in every look and to both nets; a robe or a pip that passed for one
-once seldom does. Each card is named once, at its surest corner (a deck with two of each
-card, as pinochle's, may show a card twice, in two places the same way up). A picture of
-one card is named by its index corners only when both show and agree.
+and the card named at the score calibrated for that (``Calibration.corner_second``). One
+further short, down to half sure, gets a second look too, held to a stricter score
+calibrated to let no wrong name through (``corner_second_low``). A true index reads alike
+in every look and to both nets; a robe or a pip that passed for one once seldom does.
+Each card is named once, at its surest corner (a deck with two of each card, as
+pinochle's, may show a card twice, in two places the same way up). A picture of one card
+is named by its index corners only when both show and agree.
 """
 
 from __future__ import annotations
@@ -43,7 +45,15 @@ import numpy as np
 
 from ..cards import Card, Rank, Suit
 from .barcodes import in_a_barcode, spreads
-from .corner_net import NONE, RANK_LABELS, SUIT_LABELS, WINDOW, CornerReader, default_reader
+from .corner_net import (
+    NONE,
+    RANK_LABELS,
+    SUIT_LABELS,
+    WINDOW,
+    Calibration,
+    CornerReader,
+    default_reader,
+)
 from .glyphs import meanings
 from .index import INK_DROP, ink
 from .levels import percentiles
@@ -601,7 +611,7 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     either_way = [h for h, both in zip(sure, both_ways, strict=True) if both]
     sure = _each_card_once([h for h, both in zip(sure, both_ways, strict=True) if not both],
                            copies)
-    doubtful = [p for p in proposals if SECOND_LOOK_FROM <= p.hit.score < threshold
+    doubtful = [p for p in proposals if second_look_from(reader) <= p.hit.score < threshold
                 and not p.freed and not p.patterned and _unclaimed(p.hit, sure, copies)
                 and not any(p.hit.on_one_rank(h) for h in either_way)
                 and not _inside(p.hit, unread)]
@@ -619,9 +629,30 @@ def _inside(hit: IndexHit, outlines: Sequence[np.ndarray]) -> bool:
                >= 0 for o in outlines for point in points)
 
 
-# A proposal scoring at least this, short of the corner-alone score, gets a second look.
-# On the calibration windows no corner scoring less was ever named by one.
+# A proposal scoring at least this, short of the corner-alone score, gets a second look
+# held to ``Calibration.corner_second``.
 SECOND_LOOK_FROM = 0.8
+# One scoring at least this, short of that, gets one too, held to ``corner_second_low``:
+# calibrated letting no wrong name through, for most windows this low show no index. A
+# plain index with the next card's index close beside it is often read this low by the
+# net (a 2 of hearts beside a 9 of clubs, 0.70: the 9 taken for its rank), and surely by
+# its second opinion.
+SECOND_LOOK_LOW_FROM = 0.5
+
+
+def second_look_from(reader: CornerReader) -> float:
+    """The lowest first-look score that earns a corner a second look with this reader:
+    ``SECOND_LOOK_LOW_FROM`` when its calibration holds a threshold for such looks."""
+    if reader.calibration.corner_second_low is None:
+        return SECOND_LOOK_FROM
+    return SECOND_LOOK_LOW_FROM
+
+
+def second_look_threshold(calibration: Calibration, first: float) -> float:
+    """What a second look at a corner whose first look scored ``first`` must reach."""
+    if first >= SECOND_LOOK_FROM or calibration.corner_second_low is None:
+        return calibration.corner_second
+    return calibration.corner_second_low
 # The second look's windows: each (dx, dy pixels; scale; degrees) redraws the first about
 # the index's middle, a little off as a found pair of blobs may place it.
 CORNER_LOOKS = ((0, 0, 1.0, 0), (2, 2, 1.04, 2), (-2, -2, 0.96, -2), (2, -2, 0.96, 2),
@@ -681,10 +712,10 @@ def _second_look(doubtful: list[_Proposal], letters: str | None, reader: CornerR
         return []
     named = second_look_names(*reader.corner_second_look_probabilities(
         [w for p in doubtful for w in corner_looks(p.window)]), letters)
-    threshold = reader.calibration.corner_second
     return [IndexHit(card, score, p.hit.corner, p.hit.down)
             for p, (card, score) in zip(doubtful, named, strict=True)
-            if card is not None and score >= threshold]
+            if card is not None
+            and score >= second_look_threshold(reader.calibration, p.hit.score)]
 
 
 def one_card_by_both_indices(image: np.ndarray, letters: str | None = None, *,
@@ -763,8 +794,9 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     _read_again_alone(windows, named, letters, reader)
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     out = []
+    looked_at = second_look_from(reader)
     for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
-        if card is None or (score >= SECOND_LOOK_FROM and (
+        if card is None or (score >= looked_at and (
                 in_a_barcode(window, RANK_AT) or a_line_at_the_rank(window))):
             continue
         inverse = cv2.invertAffineTransform(m)

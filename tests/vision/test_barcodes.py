@@ -74,7 +74,8 @@ def test_two_bars_are_no_barcode():
 class NamesTenOfClubsEverywhere:
     """A corner reader sure that every window it is shown holds the ten of clubs."""
 
-    calibration = SimpleNamespace(corner=0.9, corner_second=0.9)
+    calibration = SimpleNamespace(corner=0.9, corner_second=0.9,
+                                  corner_second_low=None)
 
     def probabilities(self, windows):
         ranks = np.zeros((len(windows), len(RANK_LABELS)), np.float32)

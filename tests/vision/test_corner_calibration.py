@@ -29,18 +29,42 @@ def test_the_shipped_calibration_holds_every_threshold():
     calibration = CornerReader().calibration
     assert 0.5 <= calibration.corner < 1.0
     assert 0.5 <= calibration.corner_second < 1.0
+    assert calibration.corner_second < calibration.corner_second_low < 1.0
     assert set(calibration.thresholds) == {"station", "card"}
+
+
+def a_calibration_with(tmp_path: Path, **values: object) -> Path:
+    """The shipped net copied to ``tmp_path``, its calibration changed by ``values`` (None:
+    the key taken out)."""
+    shutil.copy(NET_PATH, tmp_path / "net.onnx")
+    calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
+    calibration.pop("second_opinion", None)
+    for key, value in values.items():
+        calibration.pop(key, None)
+        if value is not None:
+            calibration[key] = value
+    (tmp_path / "net.json").write_text(json.dumps(calibration))
+    return tmp_path / "net.onnx"
+
+
+def test_a_calibration_without_a_threshold_far_short_of_sure_takes_no_look_that_low(
+        tmp_path: Path):
+    """An older calibration only abstains more without it, so it is not refused."""
+    reader = CornerReader(a_calibration_with(tmp_path, corner_second_low=None))
+    assert reader.calibration.corner_second_low is None
+
+
+@pytest.mark.parametrize("value", ["0.96", 0.3, 1.5, True, [0.96]])
+def test_a_threshold_far_short_of_sure_that_is_no_score_is_refused_by_name(tmp_path: Path,
+                                                                            value):
+    reader = CornerReader(a_calibration_with(tmp_path, corner_second_low=value))
+    with pytest.raises(ValueError, match=r"net\.json: corner_second_low .* is not a score"):
+        _ = reader.calibration
 
 
 def a_net_named(tmp_path: Path, second_opinion: object) -> Path:
     """The shipped net copied to ``tmp_path``, its calibration naming ``second_opinion``."""
-    shutil.copy(NET_PATH, tmp_path / "net.onnx")
-    calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
-    calibration.pop("second_opinion", None)
-    if second_opinion is not None:
-        calibration["second_opinion"] = second_opinion
-    (tmp_path / "net.json").write_text(json.dumps(calibration))
-    return tmp_path / "net.onnx"
+    return a_calibration_with(tmp_path, second_opinion=second_opinion)
 
 
 def some_windows() -> list[np.ndarray]:

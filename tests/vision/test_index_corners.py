@@ -366,26 +366,46 @@ def test_kings_laid_down_in_a_row_are_a_pattern_on_one_line_not_a_grid():
     assert grid == [False] * 4
 
 
+def ten_of_clubs_beliefs(count: int, score: float) -> tuple[np.ndarray, np.ndarray]:
+    """Beliefs of ``count`` windows in the 10 and in clubs, each ``score``; the rest spread
+    evenly."""
+    rest = 1.0 - score
+    ranks = np.full((count, len(RANK_LABELS)), rest / (len(RANK_LABELS) - 1), np.float32)
+    suits = np.full((count, len(SUIT_LABELS)), rest / (len(SUIT_LABELS) - 1), np.float32)
+    ranks[:, RANK_LABELS.index("r:10")] = score
+    suits[:, SUIT_LABELS.index("C")] = score
+    return ranks, suits
+
+
 class NamesTheTenOfClubs:
     """A corner reader that names the ten of clubs everywhere, as surely as told; the
     calibration asks 0.99 at a first look and 0.9 of a second look's average."""
 
-    calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
+    calibration = SimpleNamespace(corner=0.99, corner_second=0.9, corner_second_low=None)
 
     def __init__(self, score: float):
         self.score = score
 
     def probabilities(self, windows):
-        rest = 1.0 - self.score
-        ranks = np.full((len(windows), len(RANK_LABELS)), rest / (len(RANK_LABELS) - 1),
-                        np.float32)
-        suits = np.full((len(windows), len(SUIT_LABELS)), rest / (len(SUIT_LABELS) - 1),
-                        np.float32)
-        ranks[:, RANK_LABELS.index("r:10")] = self.score
-        suits[:, SUIT_LABELS.index("C")] = self.score
-        return ranks, suits
+        return ten_of_clubs_beliefs(len(windows), self.score)
 
     corner_second_look_probabilities = probabilities  # no second opinion
+
+
+class ReadsTheTenOfClubsBetterTwice:
+    """A corner reader that names the ten of clubs everywhere at ``first`` at a first look
+    and at ``second`` on a second; the calibration asks 0.99 at a first look, 0.9 of a
+    second look at a corner from 0.8, and ``low`` of one from 0.5."""
+
+    def __init__(self, first: float, second: float, low: float | None = 0.96):
+        self.first, self.second = first, second
+        self.calibration = SimpleNamespace(corner=0.99, corner_second=0.9, corner_second_low=low)
+
+    def probabilities(self, windows):
+        return ten_of_clubs_beliefs(len(windows), self.first ** 0.5)
+
+    def corner_second_look_probabilities(self, windows):
+        return ten_of_clubs_beliefs(len(windows), self.second ** 0.5)
 
 
 SURE_OF_NOTHING_AT_FIRST_LOOK = NamesTheTenOfClubs(0.975)  # sure only on a second look
@@ -450,6 +470,44 @@ def test_a_pair_whose_suit_lies_on_a_card_found_but_unread_gets_no_second_look()
                               middle - 2 * side * reach + across * reach,
                               middle + 2 * side * reach + across * reach])
     assert near(find_index_corners(img, reader=reader, unread=[on_the_suit]), ten) == []
+
+
+def test_a_corner_far_short_of_sure_is_named_when_its_second_look_clears_its_own_bar():
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = ReadsTheTenOfClubsBetterTwice(first=0.64, second=0.97)
+    assert near(find_index_corners(img, reader=reader), ten)
+
+
+def test_a_second_look_far_short_of_sure_is_held_to_its_own_stricter_bar():
+    """0.93 clears the bar for a corner just short of sure (0.9) but not this one's."""
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    assert near(find_index_corners(img, reader=ReadsTheTenOfClubsBetterTwice(0.85, 0.93)), ten)
+    assert not near(find_index_corners(img, reader=ReadsTheTenOfClubsBetterTwice(0.64, 0.93)),
+                    ten)
+
+
+def test_no_second_look_is_taken_far_short_of_sure_without_a_bar_calibrated_for_it():
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = ReadsTheTenOfClubsBetterTwice(first=0.64, second=0.97, low=None)
+    assert not near(find_index_corners(img, reader=reader), ten)
+
+
+def test_no_second_look_is_taken_under_half_sure():
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = ReadsTheTenOfClubsBetterTwice(first=0.45, second=0.99)
+    assert not near(find_index_corners(img, reader=reader), ten)
+
+
+def test_a_corner_far_short_of_sure_with_a_line_at_its_rank_is_not_proposed(monkeypatch):
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = ReadsTheTenOfClubsBetterTwice(first=0.64, second=0.97)
+    monkeypatch.setattr(indices, "a_line_at_the_rank", lambda window: True)
+    assert not near(find_index_corners(img, reader=reader), ten)
 
 
 def a_grid_of_pips_under_a_rank() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -575,7 +633,8 @@ class TakesTheNeighboursSuit:
     """A corner reader that reads the 7 of hearts, unsure, while red ink lies right of the
     index, and ``alone`` (a card, how sure) once it is painted over."""
 
-    calibration = SimpleNamespace(corner=0.99, corner_second=0.9)
+    calibration = SimpleNamespace(corner=0.99, corner_second=0.9,
+                                  corner_second_low=None)
 
     def __init__(self, alone: tuple[str, float]):
         self.alone = alone

@@ -36,7 +36,7 @@ def test_a_kings_letter_touching_its_frame_is_named():
 
 
 def test_a_whole_deal_in_a_deep_shadow_names_three_cards_in_four_and_none_twice():
-    """The hardest of the seven bidly deals: 42 of its 51 visible cards are named."""
+    """The hardest of the seven bidly deals: 44 of its 51 visible cards are named."""
     cards = [d.card for d in read_table(cv2.imread(str(IN_SHADOW))) if d.card is not None]
     assert len(cards) == len(set(cards)), "a card named twice"
     assert len(cards) >= 0.75 * 52
@@ -50,3 +50,12 @@ def test_an_index_one_net_reads_unsurely_is_named_when_a_second_net_reads_it_too
     beliefs taken together clear the threshold calibrated for the pair."""
     cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
     assert parse_card("AD") in cards
+
+
+def test_indices_read_far_short_of_sure_beside_the_next_cards_are_named_on_a_second_look():
+    """In the north hand the 2 of hearts lies just left of the 9 of clubs, whose 9 the net
+    half takes for the 2's rank (0.70 at a first look); in the east hand the 6 of spades
+    lies beside the ace of spades (0.66). Their second looks, read by both nets, reach
+    0.998 and 0.983: above the 0.982 calibrated for a corner that far short of sure."""
+    cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
+    assert {parse_card("2H"), parse_card("6S")} <= cards

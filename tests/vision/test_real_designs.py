@@ -329,8 +329,9 @@ def test_a_tight_fan_names_neighbours_whose_indices_nearly_touch(anglo):
 
 def reader_sure_of_no_corner_at_first_look(folder: Path, second: float | None = None
                                            ) -> CornerReader:
-    """The shipped net with no corner ever sure enough at a first look; its second look
-    kept as calibrated, with its second opinion, or set to ``second``."""
+    """The shipped net with no corner ever sure enough at a first look; its second looks
+    kept as calibrated, with its second opinion, or the one just short of sure set to
+    ``second`` and none taken further short."""
     shutil.copy(NET_PATH, folder / "net.onnx")
     calibration = json.loads(NET_PATH.with_suffix(".json").read_text())
     other = NET_PATH.with_name(calibration["second_opinion"])
@@ -339,6 +340,7 @@ def reader_sure_of_no_corner_at_first_look(folder: Path, second: float | None = 
     calibration["corner"] = 1.01
     if second is not None:
         calibration["corner_second"] = second
+        del calibration["corner_second_low"]
     (folder / "net.json").write_text(json.dumps(calibration))
     return CornerReader(folder / "net.onnx")
 

@@ -73,6 +73,7 @@ from ..index import CANONICAL_SIZE, canonical
 from ..indices import (
     RANK_AT,
     SECOND_LOOK_FROM,
+    SECOND_LOOK_LOW_FROM,
     corner_looks,
     corner_names,
     second_look_names,
@@ -680,8 +681,12 @@ class Scored:
 # view alone. The real pictures include designs no index reader can read surely (a
 # Cyrillic queen, a stylised 9) whose wrong reads at near-certain scores would push the
 # threshold to 1.0 and abstain on most real cards; these few are let through, so on
-# calibration at most this share is named wrong. The read station tolerates none.
-TOLERATED_WRONG = {"card": 0.0005, "station": 0.0, "corner": 0.0005}
+# calibration at most this share is named wrong. The read station tolerates none; nor does
+# a second look at a corner far short of sure (``corner_second_low``): most windows scoring
+# that low show no index, and the corners' share is spent by the first look and the second
+# look just short of sure.
+TOLERATED_WRONG = {"card": 0.0005, "station": 0.0, "corner": 0.0005, "corner_second": 0.0005,
+                   "corner_second_low": 0.0}
 
 
 def _worst_tolerated(wrong_scores: list[float], share: float, count: int) -> float:
@@ -774,20 +779,42 @@ def found_calibration_windows(images: list[RealImage], seed: int = CALIBRATION_S
     return out
 
 
-def _corner_second_threshold(reader: CornerReader, temperature: float,
-                             found: list[FoundWindow], first: list[tuple[Card | None, float]],
-                             threshold: float, second_opinion: CornerReader | None = None
-                             ) -> float:
-    """The score a second look at a corner just short of ``threshold`` at its ``first``
-    look must reach, its looks read by this net and by its ``second_opinion`` if any: set
-    as the first look's threshold is."""
-    doubtful = [i for i, (_, score) in enumerate(first)
-                if SECOND_LOOK_FROM <= score < threshold]
-    looks = [w for i in doubtful for w in corner_looks(found[i].window)]
-    again = second_look_names(*with_second_opinion(
-        split_probabilities(reader.logits(looks), temperature), looks, second_opinion), None)
-    return _tolerated_threshold([found[i] for i in doubtful], again, "corner second look",
-                                count=len(found))
+# How many times the calibration images are cut as found to calibrate a second look far
+# short of sure. Few windows fall in that band (under 500 a draw) and it may name none
+# wrongly, so its threshold rests on its worst wrong name alone, which one draw bounds
+# poorly: over 20 draws of the shipped net's windows, each draw's worst ranged from 0.85
+# to 0.97.
+LOW_BAND_DRAWS = 20
+
+
+def found_calibration_draws(images: list[RealImage], draws: int = LOW_BAND_DRAWS
+                            ) -> list[list[FoundWindow]]:
+    """``found_calibration_windows`` cut ``draws`` times, each with its own seed; the first
+    is the one every other corner threshold is calibrated on."""
+    return [found_calibration_windows(images, CALIBRATION_SEED + k) for k in range(draws)]
+
+
+def _corner_second_thresholds(reader: CornerReader, temperature: float,
+                              draws: list[list[FoundWindow]], threshold: float,
+                              second_opinion: CornerReader | None = None) -> dict[str, float]:
+    """The scores a second look at a corner short of ``threshold`` at its first look must
+    reach, its looks read by this net and by its ``second_opinion`` if any, set as the first
+    look's threshold is: ``corner_second`` for a first look from ``SECOND_LOOK_FROM``, on
+    the first draw of found windows; ``corner_second_low`` for one from
+    ``SECOND_LOOK_LOW_FROM`` up to that, on every draw."""
+    bands = {"corner_second": (SECOND_LOOK_FROM, threshold, draws[:1]),
+             "corner_second_low": (SECOND_LOOK_LOW_FROM, SECOND_LOOK_FROM, draws)}
+    out = {}
+    for key, (low, high, chosen) in bands.items():
+        found = [f for draw in chosen for f in draw]
+        first = _found_names(reader, temperature, [f.window for f in found])
+        doubtful = [found[i] for i, (_, score) in enumerate(first) if low <= score < high]
+        looks = [w for f in doubtful for w in corner_looks(f.window)]
+        again = second_look_names(*with_second_opinion(
+            split_probabilities(reader.logits(looks), temperature), looks, second_opinion), None)
+        out[key] = _tolerated_threshold(doubtful, again, key.replace("_", " "),
+                                        count=len(found), share=TOLERATED_WRONG[key])
+    return out
 
 
 def add_second_opinion(net: Path, second_opinion: Path, real: RealData) -> None:
@@ -802,12 +829,11 @@ def add_second_opinion(net: Path, second_opinion: Path, real: RealData) -> None:
         raise ValueError(f"{net}: a net cannot be its own second opinion")
     reader, other = CornerReader(net), CornerReader(second_opinion)
     calibration = reader.calibration
-    found = found_calibration_windows(real.images(calibration=True))
-    first = _found_names(reader, calibration.temperature, [f.window for f in found])
-    second = _corner_second_threshold(reader, calibration.temperature, found, first,
-                                      calibration.corner, other)
+    draws = found_calibration_draws(real.images(calibration=True))
     data = json.loads(reader.calibration_path.read_text())
-    data["corner_second"], data["second_opinion"] = second, second_opinion.name
+    data.update(_corner_second_thresholds(reader, calibration.temperature, draws,
+                                          calibration.corner, other))
+    data["second_opinion"] = second_opinion.name
     with written_atomically(reader.calibration_path, overwrite=True) as temp:
         temp.write_text(json.dumps(data, indent=1) + "\n")
 
@@ -818,13 +844,14 @@ def _found_names(reader: CornerReader, temperature: float, windows: list[np.ndar
 
 
 def _tolerated_threshold(found: list[FoundWindow], named: list[tuple[Card | None, float]],
-                         what: str, count: int | None = None) -> float:
-    """SAFETY log-odds above the worst wrong name, bar the tolerated share of ``count``
+                         what: str, count: int | None = None,
+                         share: float = TOLERATED_WRONG["corner"]) -> float:
+    """SAFETY log-odds above the worst wrong name, bar the tolerated ``share`` of ``count``
     windows (all of ``found`` unless given); reported with what it lets through."""
     wrong = [score for f, (card, score) in zip(found, named, strict=True)
              if card is not None and card != f.card]
     count = len(found) if count is None else count
-    threshold = _above(_worst_tolerated(wrong, TOLERATED_WRONG["corner"], count))
+    threshold = _above(_worst_tolerated(wrong, share, count))
     right = sum(card == f.card and score >= threshold
                 for f, (card, score) in zip(found, named, strict=True) if f.card is not None)
     cards = sum(f.card is not None for f in found)
@@ -835,10 +862,11 @@ def _tolerated_threshold(found: list[FoundWindow], named: list[tuple[Card | None
 
 
 def calibrate(path: Path, cards: list[CalibrationCard],
-              found: list[FoundWindow]) -> dict[str, object]:
+              draws: list[list[FoundWindow]]) -> dict[str, object]:
     """The temperature and each view's thresholds for the net at ``path``: the station's
     from the cards that came through the real station path, the general ones from all;
-    and one threshold for a second look, from every card its own view abstained on."""
+    one threshold for a second look, from every card its own view abstained on; and the
+    corner thresholds from ``draws`` of windows cut as found (``found_calibration_draws``)."""
     reader = CornerReader(path)
     logits = reader.logits([w for c in cards for w in corner_windows(c.image)])
     temperature = _temperature(logits, cards)
@@ -871,10 +899,10 @@ def calibrate(path: Path, cards: list[CalibrationCard],
         out[view] = {**values, "second": second}
     # One corner read alone must reach SAFETY log-odds above the worst wrong name among
     # the found windows, bar the tolerated share; a second look at one short of it, the same.
+    found = draws[0]
     first = _found_names(reader, temperature, [f.window for f in found])
     out["corner"] = _tolerated_threshold(found, first, "corner alone")
-    out["corner_second"] = _corner_second_threshold(reader, temperature, found, first,
-                                                    out["corner"])
+    out.update(_corner_second_thresholds(reader, temperature, draws, out["corner"]))
     return out
 
 
@@ -914,11 +942,11 @@ def write_calibration(net: Path, styles: tuple[str, ...], count: int = 8000,
     """Calibrate the net at ``net`` on ``count`` fresh rendered cards and the real
     calibration images; the .json goes beside it."""
     cards = calibration_cards(styles, count)
-    found: list[FoundWindow] = []
+    draws: list[list[FoundWindow]] = [[]]
     if real is not None:
         cards += real_calibration_cards(real.images(calibration=True))
-        found = found_calibration_windows(real.images(calibration=True))
-    values = calibrate(net, cards, found)
+        draws = found_calibration_draws(real.images(calibration=True))
+    values = calibrate(net, cards, draws)
     with written_atomically(net.with_suffix(".json"), overwrite=True) as temp:
         temp.write_text(json.dumps(
             {"styles": list(styles), "real": real is not None,

@@ -12,18 +12,30 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.cards import Card
-from scanner.vision.corner_net import NET_INPUT, NET_PATH, RANK_LABELS, SUIT_LABELS, CornerReader
+from scanner.cards import Card, parse_card
+from scanner.vision.corner_net import (
+    NET_INPUT,
+    NET_PATH,
+    RANK_LABELS,
+    SUIT_LABELS,
+    CornerReader,
+    split_probabilities,
+)
 from scanner.vision.index import CANONICAL_SIZE
+from scanner.vision.indices import CORNER_LOOKS, second_look_names
 from scanner.vision.synthetic import render
 from scanner.vision.training import real_cards, train_corners
 from scanner.vision.training.train_corners import (
     GLYPH_SOURCES,
     RECIPES,
+    SECOND_LOOK_FROM,
+    SECOND_LOOK_LOW_FROM,
     SHADOW_LIGHT,
+    FoundWindow,
     RealData,
     _as_found,
     _cast_shadow,
+    _corner_second_thresholds,
     _design,
     add_second_opinion,
     training_set,
@@ -126,8 +138,10 @@ def test_a_second_opinion_is_named_and_only_the_second_look_at_a_corner_recalibr
     after = json.loads((tmp_path / "net.json").read_text())
     assert after.pop("second_opinion") == "other.onnx"
     assert 0.5 <= after.pop("corner_second") <= 1.0
+    assert 0.5 <= after.pop("corner_second_low") <= 1.0
     before.pop("second_opinion", None)
     before.pop("corner_second")
+    before.pop("corner_second_low", None)
     assert after == before
     assert CornerReader(tmp_path / "net.onnx").second_opinion is not None
 
@@ -145,3 +159,39 @@ def test_a_net_is_refused_as_its_own_second_opinion(tmp_path: Path):
     shutil.copy(NET_PATH, tmp_path / "net.onnx")
     with pytest.raises(ValueError, match="cannot be its own second opinion"):
         add_second_opinion(tmp_path / "net.onnx", tmp_path / "net.onnx", RealData(None, None))
+
+
+class NamesBySevens:
+    """A corner net that reads a flat window as a 7: of hearts, wrongly, where its grey level
+    is 5 or under, that level being how sure it is (logits against 0); of clubs, right and
+    all but certain, at any other."""
+
+    def logits(self, windows):
+        out = np.zeros((len(windows), len(RANK_LABELS) + len(SUIT_LABELS)), np.float32)
+        for i, window in enumerate(windows):
+            level = float(window[0, 0, 0])
+            sure, suit = (level, "H") if level <= 5 else (12.0, "C")
+            out[i, RANK_LABELS.index("r:7")] = sure
+            out[i, len(RANK_LABELS) + SUIT_LABELS.index(suit)] = sure
+        return out
+
+
+def a_flat_window(level: int) -> np.ndarray:
+    return np.full((112, 72, 3), level, np.uint8)
+
+
+def test_a_second_look_far_short_of_sure_is_calibrated_to_name_none_wrongly():
+    """Among 2,000 calibration windows one wrong name is tolerated (0.05%): at a second look
+    just short of sure it is let through, far short of sure it is not."""
+    net, seven_of_clubs = NamesBySevens(), parse_card("7C")
+    just_short, far_short = a_flat_window(5), a_flat_window(4)
+    [(_, just_short_score), (_, far_short_score)] = second_look_names(*split_probabilities(
+        net.logits([just_short] * len(CORNER_LOOKS) + [far_short] * len(CORNER_LOOKS)), 1.0),
+        None)
+    assert SECOND_LOOK_FROM <= just_short_score < 0.99
+    assert SECOND_LOOK_LOW_FROM <= far_short_score < SECOND_LOOK_FROM
+    found = ([FoundWindow(just_short, seven_of_clubs), FoundWindow(far_short, seven_of_clubs)]
+             + [FoundWindow(a_flat_window(9), seven_of_clubs)] * 1998)
+    thresholds = _corner_second_thresholds(net, 1.0, [found], 0.99)
+    assert thresholds["corner_second"] < just_short_score
+    assert thresholds["corner_second_low"] > far_short_score
