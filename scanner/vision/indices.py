@@ -653,6 +653,8 @@ def second_look_threshold(calibration: Calibration, first: float) -> float:
     if first >= SECOND_LOOK_FROM or calibration.corner_second_low is None:
         return calibration.corner_second
     return calibration.corner_second_low
+
+
 # The second look's windows: each (dx, dy pixels; scale; degrees) redraws the first about
 # the index's middle, a little off as a found pair of blobs may place it.
 CORNER_LOOKS = ((0, 0, 1.0, 0), (2, 2, 1.04, 2), (-2, -2, 0.96, -2), (2, -2, 0.96, 2),

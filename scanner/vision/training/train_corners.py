@@ -795,20 +795,21 @@ def found_calibration_draws(images: list[RealImage], draws: int = LOW_BAND_DRAWS
 
 
 def _corner_second_thresholds(reader: CornerReader, temperature: float,
-                              draws: list[list[FoundWindow]], threshold: float,
+                              draws: list[list[FoundWindow]],
+                              firsts: list[list[tuple[Card | None, float]]], threshold: float,
                               second_opinion: CornerReader | None = None) -> dict[str, float]:
-    """The scores a second look at a corner short of ``threshold`` at its first look must
-    reach, its looks read by this net and by its ``second_opinion`` if any, set as the first
-    look's threshold is: ``corner_second`` for a first look from ``SECOND_LOOK_FROM``, on
-    the first draw of found windows; ``corner_second_low`` for one from
-    ``SECOND_LOOK_LOW_FROM`` up to that, on every draw."""
-    bands = {"corner_second": (SECOND_LOOK_FROM, threshold, draws[:1]),
-             "corner_second_low": (SECOND_LOOK_LOW_FROM, SECOND_LOOK_FROM, draws)}
+    """The scores a second look at a corner short of ``threshold`` at its first look
+    (``firsts``: each draw's first-look names) must reach, its looks read by this net and by
+    its ``second_opinion`` if any, set as the first look's threshold is: ``corner_second``
+    for a first look from ``SECOND_LOOK_FROM``, on the first draw of found windows;
+    ``corner_second_low`` for one from ``SECOND_LOOK_LOW_FROM`` up to that, on every draw."""
+    bands = {"corner_second": (SECOND_LOOK_FROM, threshold, 1),
+             "corner_second_low": (SECOND_LOOK_LOW_FROM, SECOND_LOOK_FROM, len(draws))}
     out = {}
     for key, (low, high, chosen) in bands.items():
-        found = [f for draw in chosen for f in draw]
-        first = _found_names(reader, temperature, [f.window for f in found])
-        doubtful = [found[i] for i, (_, score) in enumerate(first) if low <= score < high]
+        found = [f for draw in draws[:chosen] for f in draw]
+        first = [named for draw in firsts[:chosen] for named in draw]
+        doubtful = [f for f, (_, score) in zip(found, first, strict=True) if low <= score < high]
         looks = [w for f in doubtful for w in corner_looks(f.window)]
         again = second_look_names(*with_second_opinion(
             split_probabilities(reader.logits(looks), temperature), looks, second_opinion), None)
@@ -830,8 +831,10 @@ def add_second_opinion(net: Path, second_opinion: Path, real: RealData) -> None:
     reader, other = CornerReader(net), CornerReader(second_opinion)
     calibration = reader.calibration
     draws = found_calibration_draws(real.images(calibration=True))
+    firsts = [_found_names(reader, calibration.temperature, [f.window for f in draw])
+              for draw in draws]
     data = json.loads(reader.calibration_path.read_text())
-    data.update(_corner_second_thresholds(reader, calibration.temperature, draws,
+    data.update(_corner_second_thresholds(reader, calibration.temperature, draws, firsts,
                                           calibration.corner, other))
     data["second_opinion"] = second_opinion.name
     with written_atomically(reader.calibration_path, overwrite=True) as temp:
@@ -899,10 +902,9 @@ def calibrate(path: Path, cards: list[CalibrationCard],
         out[view] = {**values, "second": second}
     # One corner read alone must reach SAFETY log-odds above the worst wrong name among
     # the found windows, bar the tolerated share; a second look at one short of it, the same.
-    found = draws[0]
-    first = _found_names(reader, temperature, [f.window for f in found])
-    out["corner"] = _tolerated_threshold(found, first, "corner alone")
-    out.update(_corner_second_thresholds(reader, temperature, draws, out["corner"]))
+    firsts = [_found_names(reader, temperature, [f.window for f in draw]) for draw in draws]
+    out["corner"] = _tolerated_threshold(draws[0], firsts[0], "corner alone")
+    out.update(_corner_second_thresholds(reader, temperature, draws, firsts, out["corner"]))
     return out
 
 

@@ -22,7 +22,7 @@ from scanner.vision.corner_net import (
     split_probabilities,
 )
 from scanner.vision.index import CANONICAL_SIZE
-from scanner.vision.indices import CORNER_LOOKS, second_look_names
+from scanner.vision.indices import CORNER_LOOKS, corner_names, second_look_names
 from scanner.vision.synthetic import render
 from scanner.vision.training import real_cards, train_corners
 from scanner.vision.training.train_corners import (
@@ -192,6 +192,7 @@ def test_a_second_look_far_short_of_sure_is_calibrated_to_name_none_wrongly():
     assert SECOND_LOOK_LOW_FROM <= far_short_score < SECOND_LOOK_FROM
     found = ([FoundWindow(just_short, seven_of_clubs), FoundWindow(far_short, seven_of_clubs)]
              + [FoundWindow(a_flat_window(9), seven_of_clubs)] * 1998)
-    thresholds = _corner_second_thresholds(net, 1.0, [found], 0.99)
+    first = corner_names(*split_probabilities(net.logits([f.window for f in found]), 1.0), None)
+    thresholds = _corner_second_thresholds(net, 1.0, [found], [first], 0.99)
     assert thresholds["corner_second"] < just_short_score
     assert thresholds["corner_second_low"] > far_short_score
