@@ -1,9 +1,9 @@
 """The card reader on real images: real photographs and real deck designs, never rendered.
 
     python bench/vision_real.py --dataset DIR [--split calibration|valid|test]
-                                [--svg DIR [--fans] [--learn]] [--photos DIR]
+                                [--svg DIR [--fans] [--learn] [--backs]] [--photos DIR]
                                 [--dummy]
-                                [--deals DIR] [--model FILE]
+                                [--deals DIR [--close-ups]] [--model FILE]
 
 - ``--dataset``: the CC0 cards image dataset; ``--split calibration`` (the default) reads
   the eighth of its train split that training keeps out for calibration and tuning
@@ -23,6 +23,13 @@
   cards are also dealt into hands of 13 and each hand laid as a bridge dummy, a column a
   suit, each card over the one before with only its index strip showing (``dummy``), and
   read by the table view: cards named right, named wrongly or twice.
+- ``--backs``: with ``--svg``, each unseen deck's back is also laid on a table, two or
+  three overlapping, from far to close enough that its motif is as big as an index's
+  glyphs (``train_motifs.backs_on_a_table``), and read by the table view: any card named
+  is a back read as a face.
+- ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
+  and a third of its size, as a camera nearer the table would see it, and each tile read
+  by the table view: any card named that the photo's labels do not hold is wrong.
 - ``--learn``: with ``--svg`` or ``--photos``, each unseen deck and the photos' deck is
   also learnt (``tablescan learn``'s profile) from one sorted pass of its cards as tight
   crops, then its photos on a table are read with that profile.
@@ -66,6 +73,7 @@ from scanner.vision.training.real_cards import (
     svg_images,
     table_surface,
 )
+from scanner.vision.training.train_motifs import backs_on_a_table
 
 BENCH_SEED = 910_000
 COURTS = (Rank.K, Rank.Q, Rank.J)
@@ -267,6 +275,50 @@ def deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
           f"({100 * named_right / max(cards, 1):.1f}%)")
 
 
+BACK_SCENES = 12  # photos of each unseen deck's backs
+
+
+def backs(deck: str, back: RealImage, read: Callable[[np.ndarray], list], seed: int) -> None:
+    """Photos of a deck's backs, two or three overlapping, near and far: cards named."""
+    rng = np.random.default_rng(seed)
+    named = []
+    for _ in range(BACK_SCENES):
+        scene = backs_on_a_table([load(back)] * int(rng.integers(2, 4)), rng)
+        named += [str(d.card) for d in read(snapped(scene)) if d.card is not None]
+    print(f"unseen deck {deck}, backs close up".ljust(62)
+          + f"{BACK_SCENES} photos: cards named {len(named)} {sorted(named)}")
+
+
+# Tiles a photo is cut into, as a share of its size: a camera twice and three times nearer.
+CLOSE_UPS = (0.5, 0.35)
+
+
+def close_ups(folder: Path, read: Callable[[np.ndarray], list]) -> None:
+    """Each labelled photo cut into overlapping tiles (``CLOSE_UPS``), each read: cards
+    named that the photo does not hold."""
+    tiles, wrong = 0, []
+    for photo in sorted(folder.glob("*.jpg")):
+        labels = sorted(folder.glob(f"{photo.stem}*labels.json"))
+        if not labels:
+            continue
+        truth = {parse_card(d["name"]) for d in json.loads(labels[0].read_text())}
+        img = cv2.imread(str(photo))
+        height, width = img.shape[:2]
+        for share in CLOSE_UPS:
+            w, h = int(width * share), int(height * share)
+            steps = 2 * round(1 / share) - 1
+            for i in range(steps):
+                for j in range(steps):
+                    x, y = (width - w) * i // (steps - 1), (height - h) * j // (steps - 1)
+                    tiles += 1
+                    wrong += [f"{photo.stem} {share:.2f} ({x}, {y}): {d.card}"
+                              for d in read(img[y:y + h, x:x + w])
+                              if d.card is not None and d.card not in truth]
+    print(f"deals cut closer, {tiles} tiles: named wrongly {len(wrong)}")
+    for line in wrong[:12]:
+        print(f"    {line}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path)
@@ -282,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also lay the unseen decks' and the photos' cards as a dummy")
     parser.add_argument("--learn", action="store_true",
                         help="also learn each deck from a sorted pass and read with it")
+    parser.add_argument("--backs", action="store_true",
+                        help="also lay each unseen deck's backs on a table, close up")
+    parser.add_argument("--close-ups", action="store_true",
+                        help="also read each deal photo cut into tiles, as if nearer")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     net = None if args.model is None else CornerReader(args.model)
@@ -305,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.dummy:
                 dummy(f"unseen deck {deck}", [(i.card, load(i)) for i in cards
                                               if i.card is not None], read_table, BENCH_SEED)
+            back = [i for i in cards if i.back]
+            if args.backs and back:
+                backs(deck, back[0], read_table, BENCH_SEED)
             if args.learn:
                 read_learnt(f"unseen deck {deck}",
                             {i.card: load(i)[0] for i in cards if i.card is not None}, photos,
@@ -326,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
                   read_table, BENCH_SEED)
     if args.deals is not None:
         deals(args.deals, read_table)
+        if args.close_ups:
+            close_ups(args.deals, read_table)
     return 0
 
 

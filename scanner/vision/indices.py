@@ -16,7 +16,9 @@ calibrated for a corner read alone (``Calibration.corner``): pips on a card's fa
 court's picture or an index upside down make proposals too, and the net, trained to call
 them no index, must not be trusted loosely there; and a glyph that is one of a grid of
 pips alike in size and shape, as a number card's middle is, is never taken for a rank
-(nor for a suit larger than its rank). A window named short of that score is read again
+(nor for a suit larger than its rank). Nor is a window the motif net is sure was cut from
+a card back's repeating motif (``motifs``): close up, two diamonds of a lattice back, one
+over the other, pass for a rank over its suit. A window named short of that score is read again
 with everything right of its index painted over, for the next card of a tight fan lies
 there and the net sometimes takes its suit; that read stands only when it names the same
 rank in another suit at the full score. Two sure reads of one rank glyph, the two ways up,
@@ -57,6 +59,7 @@ from .corner_net import (
 from .glyphs import meanings
 from .index import INK_DROP, ink
 from .levels import percentiles
+from .motifs import default_motif_reader
 
 # Where a flattened card's index lies in its canonical corner window (x, y in canonical
 # pixels, measured on real standard decks): the rank's centre and the suit pip's below it.
@@ -764,10 +767,23 @@ class _Proposal:
     patterned: bool  # its rank is one of a pattern of pips alike (``_in_a_pattern``)
 
 
-def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
-               known: Sequence[np.ndarray]) -> list[_Proposal]:
-    """Every pair of ink blobs placed as an index is, cut out upright and read; those the
-    net names a card on."""
+@dataclass(frozen=True)
+class _Cut:
+    """The pairs of ink blobs in a photo placed as an index is, each cut out upright: the
+    photo's search scale, the blobs, the pairs (rank, suit), and per pair the transform
+    from the searched photo to its window, and the window."""
+
+    scale: float
+    blobs: _Blobs
+    pairs: list[tuple[int, int]]
+    transforms: list[np.ndarray]
+    windows: list[np.ndarray]
+    patterned: np.ndarray  # per blob: one of a pattern of pips alike (``_in_a_pattern``)
+
+
+def _cut(image: np.ndarray, known: Sequence[np.ndarray] = ()) -> _Cut | None:
+    """Every pair of ink blobs outside ``known`` outlines placed as an index is, cut out
+    upright; None when there is none."""
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
                                                   interpolation=cv2.INTER_AREA)
@@ -778,7 +794,7 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     blobs = _Blobs(*_ink_blobs(work, skip))
     pairs = _pairs(blobs)
     if not pairs:
-        return []
+        return None
     twins = _pip_twins(blobs, work)
     patterned, grid = _in_a_pattern(twins), _in_a_grid(twins, blobs.centroids)
     # A pip of a number card's middle, taken for a rank or a suit (searched whole when its
@@ -786,27 +802,59 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     pairs = [(a, b) for a, b in pairs if not (
         grid[a] or (grid[b] and blobs.sizes[b] > SUIT_OVER_RANK * blobs.sizes[a]))]
     if not pairs:
-        return []
-    centroids, freed = blobs.centroids, blobs.freed
+        return None
     w, h = WINDOW
-    transforms = [_window_transform(centroids[a], centroids[b]) for a, b in pairs]
+    transforms = [_window_transform(blobs.centroids[a], blobs.centroids[b]) for a, b in pairs]
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE) for m in transforms]
+    return _Cut(scale, blobs, pairs, transforms, windows, patterned)
+
+
+def index_windows(image: np.ndarray) -> list[np.ndarray]:
+    """Every window the table view would read in a photo: each pair of ink blobs placed as
+    an index is, cut out upright."""
+    cut = _cut(image)
+    return [] if cut is None else cut.windows
+
+
+def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
+               known: Sequence[np.ndarray]) -> list[_Proposal]:
+    """Every pair of ink blobs placed as an index is, cut out upright and read; those the
+    net names a card on."""
+    cut = _cut(image, known)
+    if cut is None:
+        return []
+    windows = cut.windows
     named = corner_names(*reader.probabilities(windows), letters)
     _read_again_alone(windows, named, letters, reader)
+    w, h = WINDOW
     box = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     out = []
     looked_at = second_look_from(reader)
-    for (a, b), m, window, (card, score) in zip(pairs, transforms, windows, named, strict=True):
+    motif = _motifs(windows, named, looked_at)
+    centroids, freed = cut.blobs.centroids, cut.blobs.freed
+    for (a, b), m, window, (card, score), is_motif in zip(cut.pairs, cut.transforms, windows,
+                                                          named, motif, strict=True):
         if card is None or (score >= looked_at and (
-                in_a_barcode(window, RANK_AT) or a_line_at_the_rank(window))):
+                is_motif or in_a_barcode(window, RANK_AT) or a_line_at_the_rank(window))):
             continue
         inverse = cv2.invertAffineTransform(m)
-        corner = (box @ inverse[:, :2].T + inverse[:, 2]) / scale
+        corner = (box @ inverse[:, :2].T + inverse[:, 2]) / cut.scale
         down = centroids[b] - centroids[a]
         out.append(_Proposal(IndexHit(card, score, corner.astype(np.float32),
                                       down / max(float(np.linalg.norm(down)), 1e-9)), window,
-                             bool(freed[a] or freed[b]), bool(patterned[a])))
+                             bool(freed[a] or freed[b]), bool(cut.patterned[a])))
+    return out
+
+
+def _motifs(windows: list[np.ndarray], named: list[tuple[Card | None, float]],
+            looked_at: float) -> np.ndarray:
+    """Per window, whether it is cut from a card back's repeating motif (``motifs``); asked
+    only of those named a card surely enough to be looked at again, the rest name none."""
+    asked = [i for i, (card, score) in enumerate(named) if card is not None and score >= looked_at]
+    out = np.zeros(len(windows), bool)
+    if asked:
+        out[asked] = default_motif_reader().motifs([windows[i] for i in asked])
     return out
 
 

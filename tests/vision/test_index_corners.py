@@ -441,7 +441,15 @@ def a_column_of_pips_and_an_index() -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return img, np.array([400.0, 420.0]), a_ten_and_its_pip(img)
 
 
-def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch):
+@pytest.fixture
+def no_motif_net(monkeypatch):
+    """The finder's own rules alone: drawn circles are plain enough that the motif net may
+    call them a back's dots (``test_motifs`` checks that net)."""
+    monkeypatch.setattr(indices, "default_motif_reader", lambda: SimpleNamespace(
+        motifs=lambda windows: np.zeros(len(windows), bool)))
+
+
+def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch, no_motif_net):
     """A face seen whole, its outline not found, has all its pips searched; each is a near
     miss for an index, and a second look at one named a card not on the table."""
     img, pip, ten = a_column_of_pips_and_an_index()
@@ -524,7 +532,8 @@ def a_grid_of_pips_under_a_rank() -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     return img, np.array([400.0, 520.0]), np.array([400.0, 272.0]), a_ten_and_its_pip(img)
 
 
-def test_a_pip_of_a_grid_is_neither_rank_nor_larger_suit_however_sure(monkeypatch):
+def test_a_pip_of_a_grid_is_neither_rank_nor_larger_suit_however_sure(monkeypatch,
+                                                                      no_motif_net):
     """Where cards touch edge to edge no outline is found, and their faces are searched
     whole: a middle pip there was named a 4 of clubs at 0.995 with an index pip as its
     suit, and an upside-down 9 over a middle pip a 6 at 0.992."""

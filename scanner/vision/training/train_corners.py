@@ -432,7 +432,7 @@ SECOND_OPINION_PATH = NET_PATH.with_name("corner_net_second.onnx")
 NEIGHBOUR_EDGE = (32.0, 62.0)
 
 
-def _as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator,
+def as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator,
               shadow_share: float = 0.0) -> np.ndarray:
     """A corner window of a canonical card cut a little off scale, turn and place, and
     half the time with ``neighbour`` lying over its right side, clear of the index, as the
@@ -506,7 +506,7 @@ def _real_chunk(job: tuple[list[RealImage], int, int, Recipe]
             labels += [label, label]
             if rng.random() < recipe.found_share:
                 upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
-                windows.append(_as_found(upright, card if neighbour is None else neighbour,
+                windows.append(as_found(upright, card if neighbour is None else neighbour,
                                          rng, recipe.shadow_share))
                 labels.append(label)
             if image.card is not None and rng.random() < NO_INDEX_SHARE:
@@ -771,7 +771,7 @@ def found_calibration_windows(images: list[RealImage], seed: int = CALIBRATION_S
     for image in images:
         [card] = views(image, rng, 1)
         upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
-        out.append(FoundWindow(_as_found(upright, card if neighbour is None else neighbour,
+        out.append(FoundWindow(as_found(upright, card if neighbour is None else neighbour,
                                          rng), image.card))
         if image.card is not None:
             out.append(FoundWindow(_no_index_window(card, rng), None))

@@ -33,11 +33,11 @@ from scanner.vision.training.train_corners import (
     SHADOW_LIGHT,
     FoundWindow,
     RealData,
-    _as_found,
     _cast_shadow,
     _corner_second_thresholds,
     _design,
     add_second_opinion,
+    as_found,
     training_set,
 )
 
@@ -106,9 +106,9 @@ def test_the_second_opinion_recipe_shades_a_quarter_of_found_windows_the_shipped
     card = a_card()
     shaded = 0
     for seed in range(400):
-        plain = _as_found(card, card, np.random.default_rng(seed),
+        plain = as_found(card, card, np.random.default_rng(seed),
                           RECIPES["main"].shadow_share)
-        other = _as_found(card, card, np.random.default_rng(seed),
+        other = as_found(card, card, np.random.default_rng(seed),
                           RECIPES["second-opinion"].shadow_share)
         shaded += not np.array_equal(plain, other)
     assert 60 <= shaded <= 140

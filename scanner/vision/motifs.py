@@ -1,0 +1,76 @@
+"""Tell a card back's motif from an index, in a corner window the table view cut out.
+
+Where card backs lie close to the camera, the diamonds of a lattice back are as big as an
+index's glyphs, and two of them, one over the other, pass for a rank over its suit: a
+photo of a poker table cut to a third of its size had its red lattice backs named as
+hearts and diamonds at up to 0.998. The corner net reads indices; it never learnt what a
+back's motif looks like from a glyph's distance. A second, small net does only that: it
+says how likely a window is cut from a back's repeating motif rather than from an index,
+and a window it is sure of (``MotifReader.threshold``) names no card.
+
+The net and its threshold are built by ``python -m scanner.vision.training.train_motifs``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .corner_net import net_input
+
+MOTIF_PATH = Path(__file__).with_name("motif_net.onnx")
+BATCH = 1024  # windows the net reads at once
+
+
+class MotifReader:
+    """A trained motif net (``.onnx``) and its threshold (in the ``.json`` beside it)."""
+
+    def __init__(self, path: Path = MOTIF_PATH) -> None:
+        if not path.exists():
+            raise FileNotFoundError(
+                f"{path} is missing; build it with python -m scanner.vision.training.train_motifs")
+        self.net = cv2.dnn.readNetFromONNX(str(path), engine=cv2.dnn.ENGINE_CLASSIC)
+        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self.calibration_path = path.with_suffix(".json")
+        self._threshold: float | None = None
+
+    @property
+    def threshold(self) -> float:
+        """The probability of a motif at which a window names no card."""
+        if self._threshold is None:
+            value = json.loads(self.calibration_path.read_text()).get("threshold")
+            # A threshold outside (0.5, 1) would veto windows the net thinks more likely an
+            # index, or none at all: refused by name, never guessed.
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 < value < 1:
+                raise ValueError(f"{self.calibration_path}: threshold {value!r} is not a "
+                                 "probability between 0.5 and 1; calibrate the net again "
+                                 "(train_motifs --calibrate-only)")
+            self._threshold = float(value)
+        return self._threshold
+
+    def probabilities(self, windows: Sequence[np.ndarray]) -> np.ndarray:
+        """Per corner window, how likely it is cut from a back's motif, not an index."""
+        if not windows:
+            return np.empty(0, np.float32)
+        parts = []
+        for start in range(0, len(windows), BATCH):
+            self.net.setInput(net_input(windows[start:start + BATCH]))
+            logits = np.array(self.net.forward(), np.float32).reshape(-1, 2)
+            z = np.exp(logits - logits.max(axis=1, keepdims=True))
+            parts.append(z[:, 1] / z.sum(axis=1))
+        return np.concatenate(parts)
+
+    def motifs(self, windows: Sequence[np.ndarray]) -> np.ndarray:
+        """Per corner window, whether it is surely cut from a back's motif."""
+        return self.probabilities(windows) >= self.threshold
+
+
+@cache
+def default_motif_reader() -> MotifReader:
+    """The shipped motif net, loaded once."""
+    return MotifReader()
