@@ -44,7 +44,7 @@ import multiprocessing
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -541,63 +541,86 @@ def real_calibration_cards(images: list[RealImage], seed: int = CALIBRATION_SEED
     return out
 
 
+def conv_blocks(nn: ModuleType, widths: tuple[int, ...]) -> list:
+    """From the 3 ink channels, per width a 3×3 convolution, batch norm, ReLU and a halving
+    max-pool (``torch.nn``, imported by the caller: torch is a training extra)."""
+    out: list = []
+    for cin, cout in zip((3, *widths), widths, strict=False):
+        out += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(), nn.MaxPool2d(2)]
+    return out
+
+
 def _net(nn: ModuleType) -> object:
     """The net, built from ``torch.nn`` (imported by the caller: torch is a training extra)."""
     w, h = NET_INPUT
-
-    def block(cin: int, cout: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                nn.ReLU(), nn.MaxPool2d(2)]
-
     # Wider than a rendered deck alone needs: real indices come in many typefaces.
-    return nn.Sequential(*block(3, 24), *block(24, 48), *block(48, 96), nn.Flatten(),
+    return nn.Sequential(*conv_blocks(nn, (24, 48, 96)), nn.Flatten(),
                          nn.Linear(96 * (h // 8) * (w // 8), 160), nn.ReLU(), nn.Dropout(0.2),
                          nn.Linear(160, len(RANK_LABELS) + len(SUIT_LABELS)))
 
 
-def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Path,
-          seed: int = TRAIN_SEED) -> None:
-    """Fit the net and export it to ONNX at ``out``."""
+def fit(model: object, x: np.ndarray, targets: tuple[np.ndarray, ...], epochs: int,
+        batch_loss: Callable[..., tuple[object, object]], seed: int) -> None:
+    """Fit ``model`` to windows ``x`` (net inputs) and their ``targets`` with AdamW and a
+    one-cycle schedule, 128 at a time in a seeded order; ``batch_loss(logits, *targets)``
+    gives a batch's loss and how many it got right. Needs torch (the ``train`` extra)."""
     import torch
-    from torch import nn
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    x = torch.from_numpy(data[0])
-    ranks, suits = torch.from_numpy(data[1]), torch.from_numpy(data[2])
-    model = _net(nn)
+    xs, ys = torch.from_numpy(x), [torch.from_numpy(t) for t in targets]
     batch = 128
-    steps = epochs * (len(x) // batch)
+    steps = epochs * (len(xs) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    loss_fn = nn.CrossEntropyLoss()
-    k = len(RANK_LABELS)
     gen = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
         model.train()
-        order = torch.randperm(len(x), generator=gen)
+        order = torch.randperm(len(xs), generator=gen)
         total, right = 0.0, 0
-        for i in range(len(x) // batch):
+        for i in range(len(xs) // batch):
             idx = order[i * batch:(i + 1) * batch]
-            out_ = model(x[idx].float())
-            loss = loss_fn(out_[:, :k], ranks[idx]) + loss_fn(out_[:, k:], suits[idx])
+            loss, got = batch_loss(model(xs[idx].float()), *(y[idx] for y in ys))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
-            right += int(((out_[:, :k].argmax(1) == ranks[idx])
-                          & (out_[:, k:].argmax(1) == suits[idx])).sum())
-        n = (len(x) // batch) * batch
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, both right {right / n:.4f}",
+            right += int(got)
+        n = (len(xs) // batch) * batch
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, right {right / n:.4f}",
               file=sys.stderr)
     model.eval()
+
+
+def export(model: object, out: Path, input_name: str) -> None:
+    """The fitted net as ONNX at ``out``, for any number of windows; written whole or not at
+    all, for the shipped net is the default ``--out``."""
+    import torch
+
     w, h = NET_INPUT
-    # Written whole or not at all: the shipped net is the default --out.
     with written_atomically(out, overwrite=True) as temp:
-        torch.onnx.export(model, torch.zeros(1, 3, h, w), str(temp), input_names=["corners"],
-                          output_names=["logits"], dynamic_axes={"corners": {0: "n"}},
+        torch.onnx.export(model, torch.zeros(1, 3, h, w), str(temp), input_names=[input_name],
+                          output_names=["logits"], dynamic_axes={input_name: {0: "n"}},
                           dynamo=False)
+
+
+def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Path,
+          seed: int = TRAIN_SEED) -> None:
+    """Fit the net and export it to ONNX at ``out``."""
+    from torch import nn
+
+    loss_fn = nn.CrossEntropyLoss()
+    k = len(RANK_LABELS)
+
+    def batch_loss(logits: object, ranks: object, suits: object) -> tuple[object, object]:
+        loss = loss_fn(logits[:, :k], ranks) + loss_fn(logits[:, k:], suits)
+        return loss, ((logits[:, :k].argmax(1) == ranks) & (logits[:, k:].argmax(1) == suits)).sum()
+
+    model = _net(nn)
+    fit(model, data[0], data[1:], epochs, batch_loss, seed)
+    export(model, out, "corners")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -44,6 +44,9 @@ from .train_corners import (
     CALIBRATION_SEED,
     RealData,
     as_found,
+    conv_blocks,
+    export,
+    fit,
     found_calibration_draws,
 )
 
@@ -179,12 +182,7 @@ def windows_and_labels(faces: list[RealImage], backs: list[RealImage], scenes: i
 def _net(nn: object) -> object:
     """A net far smaller than the corner net's: it tells two kinds of picture apart."""
     w, h = NET_INPUT
-
-    def block(cin: int, cout: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                nn.ReLU(), nn.MaxPool2d(2)]
-
-    return nn.Sequential(*block(3, 16), *block(16, 32), *block(32, 48), nn.Flatten(),
+    return nn.Sequential(*conv_blocks(nn, (16, 32, 48)), nn.Flatten(),
                          nn.Linear(48 * (h // 8) * (w // 8), 64), nn.ReLU(), nn.Dropout(0.2),
                          nn.Linear(64, 2))
 
@@ -195,40 +193,15 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, out: Path, seed: int = TRAI
     import torch
     from torch import nn
 
-    torch.manual_seed(seed)
-    torch.set_num_threads(2)
-    xs, ys = torch.from_numpy(x), torch.from_numpy(y)
-    model = _net(nn)
-    batch = 128
-    steps = epochs * (len(xs) // batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     counts = np.bincount(y, minlength=2).astype(np.float32)
     loss_fn = nn.CrossEntropyLoss(weight=torch.from_numpy(counts.sum() / (2 * counts)))
-    gen = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        model.train()
-        order = torch.randperm(len(xs), generator=gen)
-        total, right = 0.0, 0
-        for i in range(len(xs) // batch):
-            idx = order[i * batch:(i + 1) * batch]
-            logits = model(xs[idx].float())
-            loss = loss_fn(logits, ys[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-            right += int((logits.argmax(1) == ys[idx]).sum())
-        n = (len(xs) // batch) * batch
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, right {right / n:.4f}",
-              file=sys.stderr)
-    model.eval()
-    w, h = NET_INPUT
-    with written_atomically(out, overwrite=True) as temp:
-        torch.onnx.export(model, torch.zeros(1, 3, h, w), str(temp), input_names=["windows"],
-                          output_names=["logits"], dynamic_axes={"windows": {0: "n"}},
-                          dynamo=False)
+
+    def batch_loss(logits: object, labels: object) -> tuple[object, object]:
+        return loss_fn(logits, labels), (logits.argmax(1) == labels).sum()
+
+    model = _net(nn)
+    fit(model, x, (y,), epochs, batch_loss, seed)
+    export(model, out, "windows")
 
 
 CALIBRATION_DRAWS = 3  # cuts of the calibration pictures as found
