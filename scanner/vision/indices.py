@@ -67,7 +67,10 @@ RANK_AT = (23.0, 37.0)
 SUIT_AT = (23.0, 74.0)
 WORK_SIDE = 1600  # photos are searched at most this large (long side)
 # Ink blobs that may be a rank glyph or a suit pip, as fractions of the photo's long side.
-BLOB_HEIGHT = (0.006, 0.08)
+# The floor is a small diamond's in a whole deal photographed from across the table (9 px
+# of BridgeLens' 1,728: its 12 px indices). At 0.004, before the motif net, a lattice
+# back's diamonds in a poker-table photo were named as hearts.
+BLOB_HEIGHT = (0.005, 0.08)
 MIN_BLOB_AREA = 12  # pixels
 # Centre-to-centre distance of rank and suit over the rank's height, and their sizes.
 PAIR_DISTANCE = (0.6, 1.9)

@@ -20,6 +20,7 @@ from scanner.vision.indices import (
     _alike,
     _Blobs,
     _each_card_once,
+    _glyph_sized,
     _in_a_grid,
     _in_a_pattern,
     _ink_blobs,
@@ -746,3 +747,13 @@ def test_a_rank_read_both_ways_up_is_named_neither_way_nor_looked_at_again(monke
     named = find_index_corners(np.zeros((10, 10, 3), np.uint8), reader=SURE_OF_EVERYTHING)
     assert named == [other_index]
     assert looked_at == []
+
+
+def test_a_small_diamond_of_a_deal_photographed_from_across_the_table_is_a_glyph():
+    """A whole deal photographed from across the table has indices 12 px tall in 1,728:
+    their smallest diamonds are 9 px, about half a percent of the photo's long side."""
+    side = 1728
+    stats = np.array([[0, 0, side, side, side * side],  # the background
+                      [10, 10, 7, 9, 40],  # a small diamond
+                      [30, 10, 5, 7, 25]])  # a speck smaller than any pip
+    assert _glyph_sized(stats, side).tolist() == [False, True, False]
