@@ -46,7 +46,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -255,13 +255,18 @@ def print_tally(label: str, tally: Tally, show: int = 8) -> None:
         print(f"    {mistake}")
 
 
-def deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
-    cards = named_right = 0
+def labelled_photos(folder: Path) -> Iterator[tuple[Path, set[Card]]]:
+    """Each photo in ``folder`` (``NAME.jpg``) that has labels (``NAME*labels.json``), and
+    the cards they say it shows."""
     for photo in sorted(folder.glob("*.jpg")):
         labels = sorted(folder.glob(f"{photo.stem}*labels.json"))
-        if not labels:
-            continue
-        truth = {parse_card(d["name"]) for d in json.loads(labels[0].read_text())}
+        if labels:
+            yield photo, {parse_card(d["name"]) for d in json.loads(labels[0].read_text())}
+
+
+def deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
+    cards = named_right = 0
+    for photo, truth in labelled_photos(folder):
         detections = read(cv2.imread(str(photo)))
         named = Counter(d.card for d in detections if d.card is not None)
         right = sum(1 for card in named if card in truth)
@@ -297,11 +302,7 @@ def close_ups(folder: Path, read: Callable[[np.ndarray], list]) -> None:
     """Each labelled photo cut into overlapping tiles (``CLOSE_UPS``), each read: cards
     named that the photo does not hold."""
     tiles, wrong = 0, []
-    for photo in sorted(folder.glob("*.jpg")):
-        labels = sorted(folder.glob(f"{photo.stem}*labels.json"))
-        if not labels:
-            continue
-        truth = {parse_card(d["name"]) for d in json.loads(labels[0].read_text())}
+    for photo, truth in labelled_photos(folder):
         img = cv2.imread(str(photo))
         height, width = img.shape[:2]
         for share in CLOSE_UPS:

@@ -135,7 +135,7 @@ def motif_windows(backs: list[RealImage], scenes: int, seed: int, index: int
     return out
 
 
-def index_windows_of(faces: list[RealImage], backs: list[RealImage], seed: int, index: int
+def face_windows(faces: list[RealImage], backs: list[RealImage], seed: int, index: int
                      ) -> list[np.ndarray]:
     """Corner windows of real faces: both corners of a view as read whole, and one cut as
     found in a fan, the next card a face or a back."""
@@ -163,7 +163,7 @@ def _job(job: tuple[str, list[RealImage], list[RealImage], int, int, int]
     if kind == "motif":
         windows, label = motif_windows(backs, scenes, seed, index), MOTIF
     else:
-        windows, label = index_windows_of(faces, backs, seed, index), INDEX
+        windows, label = face_windows(faces, backs, seed, index), INDEX
     return net_input(windows).astype(np.float16), np.full(len(windows), label, np.int64)
 
 
@@ -218,7 +218,7 @@ def veto_threshold(p_index: np.ndarray) -> float:
     return min(max(worst + 0.5 * (1 - worst), 0.5 + 1e-6), 1 - 1e-6)
 
 
-def calibrate(path: Path, real: RealData, svg: Path | None) -> float:
+def calibrate(path: Path, real: RealData) -> float:
     """The motif probability over which no more than ``TOLERATED_VETO`` of the
     calibration pictures' true indices, cut as found, fall; reported with the share of
     the calibration backs' windows it catches."""
@@ -232,7 +232,7 @@ def calibrate(path: Path, real: RealData, svg: Path | None) -> float:
                if card == f.card and score >= SECOND_LOOK_LOW_FROM]
     p_index = reader.probabilities(indices)
     threshold = veto_threshold(p_index)
-    backs = back_images(svg, calibration=True) if svg is not None else []
+    backs = back_images(real.svg, calibration=True) if real.svg is not None else []
     motifs = motif_windows(backs, CALIBRATION_SCENES, CALIBRATION_SEED, 0)
     caught = float((reader.probabilities(motifs) >= threshold).mean()) if motifs else 0.0
     print(f"motif threshold {threshold:.6f}: {int((p_index >= threshold).sum())} of "
@@ -241,8 +241,8 @@ def calibrate(path: Path, real: RealData, svg: Path | None) -> float:
     return threshold
 
 
-def write_calibration(path: Path, real: RealData, svg: Path | None) -> None:
-    threshold = calibrate(path, real, svg)
+def write_calibration(path: Path, real: RealData) -> None:
+    threshold = calibrate(path, real)
     with written_atomically(path.with_suffix(".json"), overwrite=True) as temp:
         temp.write_text(json.dumps({"threshold": threshold}, indent=1) + "\n")
 
@@ -260,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibrate-only", action="store_true",
                         help="keep the trained --out net, only set its threshold again")
     args = parser.parse_args(argv)
+    if args.scenes < 1 or args.epochs < 1:
+        parser.error("--scenes and --epochs must be at least 1: the net learns motifs from "
+                     "photos of backs, over whole passes")
     if not any(args.svg.glob("*/back.png")):
         parser.error(f"--svg {args.svg}: no rasterised backs (*/back.png) there")
     real = RealData(args.dataset, args.svg)
@@ -270,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{int((y == INDEX).sum())} index windows, {int((y == MOTIF).sum())} motif "
               "windows", file=sys.stderr)
         train(x, y, args.epochs, args.out)
-    write_calibration(args.out, real, args.svg)
+    write_calibration(args.out, real)
     return 0
 
 

@@ -78,3 +78,18 @@ def test_the_net_tells_two_kinds_of_window_apart():
     net = train_motifs._net(nn)
     w, h = train_motifs.NET_INPUT
     assert net(torch.zeros(4, 3, h, w)).shape == (4, 2)
+
+
+@pytest.mark.parametrize("flag", ["--scenes", "--epochs"])
+def test_no_photos_of_backs_or_no_pass_over_them_is_refused(svg, tmp_path, capsys, flag):
+    with pytest.raises(SystemExit):
+        train_motifs.main(["--dataset", str(tmp_path), "--svg", str(svg), flag, "0",
+                           "--out", str(tmp_path / "motif_net.onnx")])
+    assert "must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "motif_net.onnx").exists()
+
+
+def test_a_folder_without_rasterised_backs_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train_motifs.main(["--dataset", str(tmp_path), "--svg", str(tmp_path)])
+    assert "no rasterised backs" in capsys.readouterr().err
