@@ -500,6 +500,13 @@ GRID_TURN = 0.5
 SUIT_OVER_RANK = 1.2
 
 
+def _at_the_edge(stats: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Which blobs (``stats`` rows: x, y, width, height) touch the edge of a photo of
+    ``shape`` (height, width)."""
+    x, y, w, h = (stats[:, k] for k in range(4))
+    return (x <= 0) | (y <= 0) | (x + w >= shape[1]) | (y + h >= shape[0])
+
+
 def _pip_twins(blobs: _Blobs, image: np.ndarray) -> list[np.ndarray]:
     """Per blob of ``image``, the others alike in width, height, ink and shape within
     ``PATTERN_REACH`` of its size, where there are at least ``PATTERN_TWINS`` of them (else
@@ -802,8 +809,12 @@ def _cut(image: np.ndarray, known: Sequence[np.ndarray] = ()) -> _Cut | None:
     patterned, grid = _in_a_pattern(twins), _in_a_grid(twins, blobs.centroids)
     # A pip of a number card's middle, taken for a rank or a suit (searched whole when its
     # outline was not found, a face shows such pips all over), is not even read.
+    # A glyph the photo's edge cuts is only part of one: half a club pip, seen upside
+    # down, passed for a 10's strokes.
+    cut_off = _at_the_edge(blobs.stats, work.shape[:2])
     pairs = [(a, b) for a, b in pairs if not (
-        grid[a] or (grid[b] and blobs.sizes[b] > SUIT_OVER_RANK * blobs.sizes[a]))]
+        cut_off[a] or cut_off[b] or grid[a]
+        or (grid[b] and blobs.sizes[b] > SUIT_OVER_RANK * blobs.sizes[a]))]
     if not pairs:
         return None
     w, h = WINDOW

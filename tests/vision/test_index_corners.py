@@ -757,3 +757,27 @@ def test_a_small_diamond_of_a_deal_photographed_from_across_the_table_is_a_glyph
                       [10, 10, 7, 9, 40],  # a small diamond
                       [30, 10, 5, 7, 25]])  # a speck smaller than any pip
     assert _glyph_sized(stats, side).tolist() == [False, True, False]
+
+
+def a_ten_over_its_pip_near_the_photo_s_foot(gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """Card stock running off the photo's foot, with a "10" over its pip ``gap`` pixels
+    above the foot (0: the photo's edge cuts the pip); the ten's centre."""
+    img = np.full((1000, 1600, 3), 40, np.uint8)
+    img[150:, 200:1400] = 235
+    pip_y = 1000 - gap - 8
+    cv2.putText(img, "10", (900, pip_y - 40), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (20, 20, 20), 4)
+    cv2.circle(img, (925, pip_y), 12, (20, 20, 20), -1)
+    return img, np.array([915.0, pip_y - 60.0])
+
+
+@pytest.mark.usefixtures("no_motif_net")
+def test_a_glyph_the_photo_s_edge_cuts_is_no_part_of_an_index():
+    """Half a club pip at a photo's edge, seen upside down, passed for a 10's strokes: a
+    glyph the edge cuts is only part of one."""
+    def upright_at_the_ten(gap: int) -> list[IndexHit]:
+        img, ten = a_ten_over_its_pip_near_the_photo_s_foot(gap)
+        hits = [p.hit for p in indices._proposals(img, None, SURE_OF_EVERYTHING, [])]
+        return [h for h in near(hits, ten) if h.down[1] > 0.9]
+
+    assert not upright_at_the_ten(gap=0)
+    assert upright_at_the_ten(gap=20)
