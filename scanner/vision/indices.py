@@ -807,11 +807,12 @@ def _cut(image: np.ndarray, known: Sequence[np.ndarray] = ()) -> _Cut | None:
         return None
     twins = _pip_twins(blobs, work)
     patterned, grid = _in_a_pattern(twins), _in_a_grid(twins, blobs.centroids)
-    # A pip of a number card's middle, taken for a rank or a suit (searched whole when its
-    # outline was not found, a face shows such pips all over), is not even read.
     # A glyph the photo's edge cuts is only part of one: half a club pip, seen upside
     # down, passed for a 10's strokes.
     cut_off = _at_the_edge(blobs.stats, work.shape[:2])
+    # A pip of a number card's middle, taken for a rank or a suit (searched whole when its
+    # outline was not found, a face shows such pips all over), is not even read; nor is
+    # a cut glyph.
     pairs = [(a, b) for a, b in pairs if not (
         cut_off[a] or cut_off[b] or grid[a]
         or (grid[b] and blobs.sizes[b] > SUIT_OVER_RANK * blobs.sizes[a]))]
