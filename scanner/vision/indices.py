@@ -149,7 +149,8 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         stats, centroids, unlined = _with_lines_taken_off(labels, stats, centroids,
                                                           _glyph_sized(stats, side), side)
         freed = np.arange(len(stats)) >= found
-        keep = _glyph_sized(stats, side)
+        sized = _glyph_sized(stats, side)
+        keep = sized & ~_hairlines(labels, stats, sized & ~freed, side)
         stats, centroids = stats[keep].copy(), centroids[keep] + (x, y)
         stats[:, :2] += (x, y)
         found_stats.append(stats)
@@ -368,6 +369,27 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
             more_centroids.append(middles + np.array([x, y], np.float64))
             unlined.append(np.full(len(parts), by_lines))
     return np.concatenate(more_stats), np.concatenate(more_centroids), np.concatenate(unlined)
+
+
+# A blob found whole that runs a line's length (``LINE_LENGTH``) and is at least this many
+# times as long as it is wide is a hairline: the shadowed edge of a card on a pale table,
+# or a crease, never a glyph. A rank's stroke that long is a close-up's 1 of a 10, and a
+# printed 1 is a tenth as wide as it is tall or more; the edge that made a jack of
+# diamonds of a 6's pip on a beige table ran 36 times as long as it was wide.
+HAIRLINE = 15.0
+
+
+def _hairlines(labels: np.ndarray, stats: np.ndarray, asked: np.ndarray, side: int
+               ) -> np.ndarray:
+    """Which of the ``asked`` blobs (``stats`` rows, each labelled in ``labels``) are a
+    hairline, not a glyph (``HAIRLINE``)."""
+    out = np.zeros(len(stats), bool)
+    long = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    for i in np.flatnonzero(asked & (long >= LINE_LENGTH * side)):
+        x, y, w, h, _ = stats[i]
+        blob = (labels[y:y + h, x:x + w] == i).astype(np.int32)
+        out[i] = _long_for_width(blob, 2)[0][1] >= HAIRLINE
+    return out
 
 
 def _parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

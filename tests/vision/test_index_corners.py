@@ -781,3 +781,31 @@ def test_a_glyph_the_photo_s_edge_cuts_is_no_part_of_an_index():
 
     assert not upright_at_the_ten(gap=0)
     assert upright_at_the_ten(gap=20)
+
+
+
+def a_stroke_and_a_one_on_card_stock(width: int) -> np.ndarray:
+    """Pale stock 1,600 px wide holding, far apart, a slanting stroke 115 px long and
+    ``width`` px wide, and a close-up's "1" of a 10: a stem 110 px tall and 14 wide, with
+    its flag and its foot."""
+    img = np.full((1000, 1600, 3), 230, np.uint8)
+    cv2.line(img, (300, 300), (330, 411), (60, 60, 60), width)
+    cv2.rectangle(img, (1000, 300), (1014, 410), (20, 20, 20), -1)
+    cv2.line(img, (1000, 300), (985, 318), (20, 20, 20), 8)
+    cv2.rectangle(img, (988, 404), (1026, 410), (20, 20, 20), -1)
+    return img
+
+
+def blob_at(img: np.ndarray, x: float) -> bool:
+    """Whether a glyph-sized ink blob is centred within 20 px of column ``x``."""
+    return bool((np.abs(_ink_blobs(img)[1][:, 0] - x) < 20).any())
+
+
+def test_a_hairline_a_line_long_is_no_glyph_but_a_close_up_s_one_is():
+    """The shadowed edge of a card on a beige table, paired with a 6's middle pip, made a
+    jack of diamonds of the small card the window then held: a blob a line long and far
+    thinner than any printed stroke is a hairline, not a glyph."""
+    hairline = a_stroke_and_a_one_on_card_stock(width=3)
+    assert not blob_at(hairline, 315)
+    assert blob_at(hairline, 1005)
+    assert blob_at(a_stroke_and_a_one_on_card_stock(width=12), 315)
