@@ -643,12 +643,11 @@ class TakesTheNeighboursSuit:
     """A corner reader that reads the 7 of hearts, unsure, while red ink lies right of the
     index, and ``alone`` (a card, how sure) once it is painted over."""
 
-    calibration = SimpleNamespace(corner=0.99, corner_second=0.9,
-                                  corner_second_low=None)
-
-    def __init__(self, alone: tuple[str, float]):
+    def __init__(self, alone: tuple[str, float], low: float | None = None):
         self.alone = alone
         self.read = 0
+        self.calibration = SimpleNamespace(corner=0.99, corner_second=0.9,
+                                           corner_second_low=low)
 
     def probabilities(self, windows):
         ranks = np.full((len(windows), len(RANK_LABELS)), 1e-4, np.float32)
@@ -662,10 +661,12 @@ class TakesTheNeighboursSuit:
         return ranks, suits
 
 
-def read_again(reader, window: np.ndarray | None = None):
+def read_again(reader, window: np.ndarray | None = None, doubtful: set | None = None):
+    """The window and the name a read alone leaves; ``doubtful`` gathers what it returns."""
     windows = [a_seven_of_clubs_window() if window is None else window]
     named = indices.corner_names(*reader.probabilities(windows), None)
-    _read_again_alone(windows, named, None, reader)
+    (doubtful if doubtful is not None else set()).update(
+        _read_again_alone(windows, named, None, reader))
     return windows[0], named[0]
 
 
@@ -683,6 +684,48 @@ def test_a_read_alone_must_itself_clear_the_corner_score():
     window, (card, _) = read_again(TakesTheNeighboursSuit(("7C", 0.98)))
     assert card == parse_card("7H")
     assert np.array_equal(window, a_seven_of_clubs_window())
+
+
+def test_a_read_alone_short_of_sure_is_taken_for_a_second_look_where_a_strict_bar_is_set():
+    """In a real tight fan a 7 of clubs between two 2s was read as the 7 of hearts at
+    0.42, alone as the 7 of clubs at 0.95, and by its second look at 0.997."""
+    doubtful: set[int] = set()
+    window, (card, score) = read_again(TakesTheNeighboursSuit(("7C", 0.95), low=0.98),
+                                       doubtful=doubtful)
+    assert card == parse_card("7C") and score == pytest.approx(0.95)
+    assert inked_columns(window).max() < 45
+    assert doubtful == {0}, "its second look is held to the read-alone bar"
+
+
+def test_a_read_alone_sure_at_once_needs_no_second_look():
+    doubtful: set[int] = set()
+    read_again(TakesTheNeighboursSuit(("7C", 0.995), low=0.98), doubtful=doubtful)
+    assert doubtful == set()
+
+
+def test_a_read_alone_under_half_sure_is_not_taken():
+    window, (card, _) = read_again(TakesTheNeighboursSuit(("7C", 0.45), low=0.98))
+    assert card == parse_card("7H")
+    assert np.array_equal(window, a_seven_of_clubs_window())
+
+
+def test_a_second_look_at_a_read_alone_is_held_to_the_strictest_bar_whatever_its_first():
+    calibration = SimpleNamespace(corner=0.99, corner_second=0.9, corner_second_low=0.98)
+    assert indices.second_look_threshold(calibration, 0.95, alone=True) == 0.98
+    assert indices.second_look_threshold(calibration, 0.95) == 0.9
+    calibration.corner_second_low = None
+    assert indices.second_look_threshold(calibration, 0.6, alone=True) == 0.9
+
+
+def test_a_window_read_alone_gets_its_second_look_held_to_that_bar():
+    """0.93 on a second look clears the bar for a corner first read at 0.85, not the bar
+    for a window read alone."""
+    reader = ReadsTheTenOfClubsBetterTwice(first=0.85, second=0.93)
+    window = np.zeros((WINDOW[1], WINDOW[0], 3), np.uint8)
+    first = hit("TC", 0.85, 300)
+    assert indices._second_look([_Proposal(first, window, False, False)], None, reader)
+    assert not indices._second_look([_Proposal(first, window, False, False, alone=True)],
+                                    None, reader)
 
 
 def test_a_read_alone_naming_another_rank_is_not_taken():

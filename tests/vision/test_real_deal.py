@@ -35,11 +35,11 @@ def test_a_kings_letter_touching_its_frame_is_named():
     assert parse_card("KS") in cards
 
 
-def test_a_whole_deal_in_a_deep_shadow_names_three_cards_in_four_and_none_twice():
-    """The hardest of the seven bidly deals: 44 of its 51 visible cards are named."""
+def test_a_whole_deal_in_a_deep_shadow_is_named_at_85_percent_with_no_card_twice():
+    """The hardest of the seven bidly deals: 45 of its 51 visible cards are named."""
     cards = [d.card for d in read_table(cv2.imread(str(IN_SHADOW))) if d.card is not None]
     assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.75 * 52
+    assert len(cards) >= 0.85 * 52
 
 
 def test_an_index_one_net_reads_unsurely_is_named_when_a_second_net_reads_it_too():
@@ -59,3 +59,11 @@ def test_indices_read_far_short_of_sure_beside_the_next_cards_are_named_on_a_sec
     0.998 and 0.983: above the 0.982 calibrated for a corner that far short of sure."""
     cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
     assert {parse_card("2H"), parse_card("6S")} <= cards
+
+
+def test_an_index_read_alone_short_of_sure_is_named_on_a_second_look():
+    """In the north hand the 7 of clubs lies between the 2 of diamonds and the 2 of
+    hearts: read as the 7 of hearts at 0.42, alone as the 7 of clubs at 0.95, short of
+    sure; its second look, by both nets, reaches 0.997, over the strictest bar."""
+    cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
+    assert parse_card("7C") in cards
