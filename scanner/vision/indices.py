@@ -7,7 +7,8 @@ card. The ink is searched only where the photo, looked at every fourth pixel, sh
 white stock that no card read whole explains: on a table of cards lying apart and all
 read, nothing is left to search. A glyph that touches a thin line (the frame round a
 court's picture, the edge of the card lying over it) makes one blob too large for a
-glyph; such a blob is opened, and what that frees is paired with the glyphs found whole.
+glyph, or of a glyph's size but long and mostly empty; such a blob is opened, and what
+that frees is paired with the glyphs found whole. A hairline is no glyph at all.
 Every pair of ink blobs shaped and spaced like that proposes a corner: the window
 around it is cut out turned upright, at the scale the pair gives, exactly as a flattened
 card's corner window would be (``corner_net.WINDOW``), and the corner net reads all the
@@ -147,11 +148,13 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
             inked, 8, cv2.CV_32S, cv2.CCL_BBDT)
         found = len(stats)
-        stats, centroids, unlined = _with_lines_taken_off(labels, stats, centroids,
-                                                          _glyph_sized(stats, side), side)
-        freed = np.arange(len(stats)) >= found
         sized = _glyph_sized(stats, side)
-        keep = sized & ~_hairlines(labels, stats, sized & ~freed, side)
+        whole = sized & ~_hairlines(labels, stats, sized, side)
+        stats, centroids, unlined = _with_lines_taken_off(labels, stats, centroids, whole,
+                                                          side)
+        keep = _glyph_sized(stats, side)
+        keep[:found] = whole
+        freed = np.arange(len(stats)) >= found
         stats, centroids = stats[keep].copy(), centroids[keep] + (x, y)
         stats[:, :2] += (x, y)
         found_stats.append(stats)
@@ -326,27 +329,40 @@ LEFT_BY_LINES = 0.015
 SOLID_CORE = (0.5, 0.75)
 
 
+# A blob of a glyph's size this many times as long as it is wide, with ink over at most
+# this share of its box, is a glyph and a line run together (a court's pip touching the
+# frame round its picture), and is opened as a blob too large for a glyph is.
+FUSED_SHAPE = (2.5, 0.3)
+
+
 def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
                           whole: np.ndarray, side: int
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The blobs, and what each blob too large for a glyph leaves once thin lines are
-    taken off it, two ways; and which of the added blobs came of the second.
+    """The blobs, and what each blob too large for a glyph, or a glyph's size but run
+    together with a line (``FUSED_SHAPE``), leaves once thin lines are taken off it, two
+    ways; and which of the added blobs came of the second.
 
-    A court card's small suit pip or its letter often touches the thin frame line round
-    its picture, and a rank may touch a neighbour's edge: glyph and line then make one
-    blob too large to be either. The first way is a morphological opening: it frees a
-    solid pip but wears a thin letter away. The second paints out each long straight run
-    (``LINE_LENGTH``) found by a Hough transform: it frees a thin letter whole, as it
-    takes off the line alone. Only those large blobs are opened, so a glyph found whole is
-    never thinned; what is freed is added beside it. (Wood grain or a printed pattern
-    opens into many pieces too: ``_pairs`` pairs a freed piece only with a blob found
-    ``whole``, so a large blob with none within a pair's reach is not opened.)"""
+    A court card's small suit pip or its letter often touches the thin frame line round its
+    picture, and a rank may touch a neighbour's edge: glyph and line then make one blob too
+    large to be either, or, where the line is short, one of a glyph's size but long, thin
+    and mostly empty (a king of spades' pip and a stub of its frame, 22 by 57 px with ink
+    over a fifth of its box, in a real fan). The first way is a morphological opening: it
+    frees a solid pip but wears a thin letter away. The second paints out each long straight
+    run (``LINE_LENGTH``) found by a Hough transform: it frees a thin letter whole, as it
+    takes off the line alone. Only those blobs are opened, so a glyph found whole is never
+    thinned; what is freed is added beside it. (Wood grain or a printed pattern opens into
+    many pieces too: ``_pairs`` pairs a freed piece only with a blob found ``whole``, so a
+    large blob with none within a pair's reach is not opened. A hairline is no glyph found
+    whole, ``_hairlines``, and is not opened either.)"""
     unlined = [np.zeros(len(stats), bool)]
     if not whole.any():
         return stats, centroids, unlined[0]
     height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     reach = PAIR_DISTANCE[1] * float(height[whole].max())
-    large = np.nonzero(height > BLOB_HEIGHT[1] * side)[0]
+    width = np.minimum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
+    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(height * width, 1)
+    fused = whole & (height >= FUSED_SHAPE[0] * width) & (fill <= FUSED_SHAPE[1])
+    large = np.nonzero((height > BLOB_HEIGHT[1] * side) | fused)[0]
     large = large[large > 0]
     x, y = stats[large, cv2.CC_STAT_LEFT, None], stats[large, cv2.CC_STAT_TOP, None]
     w, h = stats[large, cv2.CC_STAT_WIDTH, None], stats[large, cv2.CC_STAT_HEIGHT, None]

@@ -145,6 +145,27 @@ def test_a_pip_touching_a_frame_line_is_freed_from_it_and_paired_with_its_rank()
     assert (at_rank, at_pip) in _pairs(_Blobs(stats, centroids, freed))
 
 
+def a_pip_run_together_with_a_short_frame_line() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """White stock at the finder's working size with a rank glyph, and below it a pip
+    touching a frame line 2 px wide and only 100 px long: pip and line make one blob of a
+    glyph's size, long and thin, as a king of spades' pip and its frame did in a real fan.
+    The rank's and the pip's centres."""
+    img = np.full((1600, 1600, 3), 235, np.uint8)
+    cv2.putText(img, "K", (600, 712), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (30, 30, 30), 4)
+    cv2.circle(img, (620, 740), 12, (30, 30, 30), -1)
+    img[700:800, 632:634] = 30
+    return img, np.array([615.0, 697.0]), np.array([620.0, 740.0])
+
+
+def test_a_pip_run_together_with_a_short_line_is_freed_and_paired_with_its_rank():
+    img, rank, pip = a_pip_run_together_with_a_short_frame_line()
+    stats, centroids, freed, _ = _ink_blobs(img)
+    at_rank, at_pip = nearest_blob(centroids, rank), nearest_blob(centroids, pip)
+    assert np.linalg.norm(centroids[at_pip] - pip) < 4
+    assert freed[at_pip] and not freed[at_rank]
+    assert (at_rank, at_pip) in _pairs(_Blobs(stats, centroids, freed))
+
+
 def test_two_pieces_freed_by_an_opening_are_never_paired():
     stats = np.array([blob(100, 100, 20, 40, 380), blob(100, 150, 24, 26, 330)])
     centroids = stats[:, :2] + stats[:, 2:4] / 2
