@@ -958,17 +958,16 @@ def _read_again_alone(windows: list[np.ndarray], named: list[tuple[Card | None, 
     if not cleared:
         return set()
     again = corner_names(*reader.probabilities(list(cleared.values())), letters)
+    # Without the strictest bar calibrated, a read alone must clear the corner score.
+    floor = threshold if reader.calibration.corner_second_low is None else SECOND_LOOK_LOW_FROM
     doubtful = set()
-    for (i, alone), read in zip(cleared.items(), again, strict=True):
+    for (i, alone), (card, score) in zip(cleared.items(), again, strict=True):
         first = named[i][0]
-        if (read[0] is None or read[0].rank != first.rank or read[0].suit == first.suit
-                or read[1] < second_look_from(reader)):
+        if card is None or card.rank != first.rank or card.suit == first.suit or score < floor:
             continue
-        if read[1] < threshold:
-            if reader.calibration.corner_second_low is None:
-                continue
+        if score < threshold:
             doubtful.add(i)
-        windows[i], named[i] = alone, read
+        windows[i], named[i] = alone, (card, score)
     return doubtful
 
 

@@ -677,27 +677,27 @@ class TakesTheNeighboursSuit:
         return ranks, suits
 
 
-def read_again(reader, window: np.ndarray | None = None, doubtful: set | None = None):
-    """The window and the name a read alone leaves; ``doubtful`` gathers what it returns."""
+def read_again(reader, window: np.ndarray | None = None):
+    """The window and the name a read alone leaves, and whether its second look is held to
+    the strictest bar."""
     windows = [a_seven_of_clubs_window() if window is None else window]
     named = indices.corner_names(*reader.probabilities(windows), None)
-    (doubtful if doubtful is not None else set()).update(
-        _read_again_alone(windows, named, None, reader))
-    return windows[0], named[0]
+    strict = _read_again_alone(windows, named, None, reader) == {0}
+    return windows[0], named[0], strict
 
 
 def test_an_index_read_with_its_neighbours_suit_is_read_again_alone():
     """In a real tight fan the 7 of clubs beside the 2 of hearts was read as the 7 of
     hearts at 0.91; alone, as the 7 of clubs at 0.998."""
-    window, (card, score) = read_again(TakesTheNeighboursSuit(("7C", 0.995)))
+    window, (card, score), _ = read_again(TakesTheNeighboursSuit(("7C", 0.995)))
     assert card == parse_card("7C") and score == pytest.approx(0.995)
     assert inked_columns(window).max() < 45, "the window kept is the one read"
 
 
-def test_a_read_alone_must_itself_clear_the_corner_score():
-    """Short of it, the first read and its window stand, for the second look calibrated
-    on windows as found."""
-    window, (card, _) = read_again(TakesTheNeighboursSuit(("7C", 0.98)))
+def test_a_read_alone_must_itself_clear_the_corner_score_without_a_strict_bar():
+    """With no bar calibrated for a second look far short of sure, the first read and its
+    window stand short of the corner score."""
+    window, (card, _), _ = read_again(TakesTheNeighboursSuit(("7C", 0.98)))
     assert card == parse_card("7H")
     assert np.array_equal(window, a_seven_of_clubs_window())
 
@@ -705,22 +705,19 @@ def test_a_read_alone_must_itself_clear_the_corner_score():
 def test_a_read_alone_short_of_sure_is_taken_for_a_second_look_where_a_strict_bar_is_set():
     """In a real tight fan a 7 of clubs between two 2s was read as the 7 of hearts at
     0.42, alone as the 7 of clubs at 0.95, and by its second look at 0.997."""
-    doubtful: set[int] = set()
-    window, (card, score) = read_again(TakesTheNeighboursSuit(("7C", 0.95), low=0.98),
-                                       doubtful=doubtful)
+    window, (card, score), strict = read_again(TakesTheNeighboursSuit(("7C", 0.95), low=0.98))
     assert card == parse_card("7C") and score == pytest.approx(0.95)
     assert inked_columns(window).max() < 45
-    assert doubtful == {0}, "its second look is held to the read-alone bar"
+    assert strict, "its second look is held to the read-alone bar"
 
 
 def test_a_read_alone_sure_at_once_needs_no_second_look():
-    doubtful: set[int] = set()
-    read_again(TakesTheNeighboursSuit(("7C", 0.995), low=0.98), doubtful=doubtful)
-    assert doubtful == set()
+    _, (card, _), strict = read_again(TakesTheNeighboursSuit(("7C", 0.995), low=0.98))
+    assert card == parse_card("7C") and not strict
 
 
 def test_a_read_alone_under_half_sure_is_not_taken():
-    window, (card, _) = read_again(TakesTheNeighboursSuit(("7C", 0.45), low=0.98))
+    window, (card, _), _ = read_again(TakesTheNeighboursSuit(("7C", 0.45), low=0.98))
     assert card == parse_card("7H")
     assert np.array_equal(window, a_seven_of_clubs_window())
 
@@ -748,7 +745,7 @@ def test_a_read_alone_naming_another_rank_is_not_taken():
     """Painting over a neighbour changes what the suit beside the rank is taken for, not
     the rank: where cards lie edge to edge a glyph upside down over another's rank, read
     alone, passed for a 2 of hearts."""
-    _, (card, _) = read_again(TakesTheNeighboursSuit(("2C", 0.995)))
+    _, (card, _), _ = read_again(TakesTheNeighboursSuit(("2C", 0.995)))
     assert card == parse_card("7H")
 
 
@@ -756,7 +753,7 @@ def test_a_read_alone_naming_the_card_read_first_is_not_taken():
     """Painting over a glyph's surroundings takes away what told the net it was no index:
     a pip of a dummy's column, cut to a triangle by the card over it, read as the ace of
     spades at 0.75, and alone at 0.997."""
-    window, (card, score) = read_again(TakesTheNeighboursSuit(("7H", 0.995)))
+    window, (card, score), _ = read_again(TakesTheNeighboursSuit(("7H", 0.995)))
     assert card == parse_card("7H") and score == pytest.approx(0.9)
     assert np.array_equal(window, a_seven_of_clubs_window())
 
@@ -840,7 +837,6 @@ def test_a_glyph_the_photo_s_edge_cuts_is_no_part_of_an_index():
 
     assert not upright_at_the_ten(gap=0)
     assert upright_at_the_ten(gap=20)
-
 
 
 def a_stroke_and_a_one_on_card_stock(width: int) -> np.ndarray:

@@ -1,20 +1,27 @@
 """Real whole deals, fanned as four hands and photographed from above (MIT-licensed
 photos: ``tests/fixtures/real-deal/PROVENANCE.md``)."""
 
+from functools import cache
 from pathlib import Path
 
 import cv2
 
-from scanner.cards import parse_card
+from scanner.cards import Card, parse_card
 from scanner.vision.table import read_table
 
 PHOTO = Path(__file__).parents[1] / "fixtures" / "real-deal" / "whole-deal-four-hands.jpg"
 IN_SHADOW = PHOTO.with_name("whole-deal-in-shadow.jpg")
 
 
+@cache
+def named_in(photo: Path) -> tuple[Card, ...]:
+    """Every card the table view names in a photo, read once for all the tests."""
+    return tuple(d.card for d in read_table(cv2.imread(str(photo))) if d.card is not None)
+
+
 def test_a_whole_deal_is_named_at_85_percent_with_no_card_twice():
     """The photo holds the whole deck, so a card named wrongly shows as one named twice."""
-    cards = [d.card for d in read_table(cv2.imread(str(PHOTO))) if d.card is not None]
+    cards = named_in(PHOTO)
     assert len(cards) == len(set(cards)), "a card named twice"
     assert len(cards) >= 0.85 * 52
 
@@ -23,7 +30,7 @@ def test_an_index_is_read_alone_where_the_next_cards_suit_lies_beside_it():
     """In the north hand the 7 of clubs lies just left of the 2 of hearts, whose heart the
     net took for the 7's suit (the 7 of hearts at 0.91). Read again with the heart
     painted over, it is the 7 of clubs at 0.997."""
-    cards = {d.card for d in read_table(cv2.imread(str(PHOTO)))}
+    cards = set(named_in(PHOTO))
     assert parse_card("7C") in cards
 
 
@@ -31,13 +38,13 @@ def test_a_kings_letter_touching_its_frame_is_named():
     """The K of the king of spades touches the frame round its picture. An opening that
     takes the frame off wears the K's thin strokes away; painting the frame's straight
     line out leaves the K whole."""
-    cards = {d.card for d in read_table(cv2.imread(str(PHOTO)))}
+    cards = set(named_in(PHOTO))
     assert parse_card("KS") in cards
 
 
 def test_a_whole_deal_in_a_deep_shadow_is_named_at_85_percent_with_no_card_twice():
     """The hardest of the seven bidly deals: 45 of its 51 visible cards are named."""
-    cards = [d.card for d in read_table(cv2.imread(str(IN_SHADOW))) if d.card is not None]
+    cards = named_in(IN_SHADOW)
     assert len(cards) == len(set(cards)), "a card named twice"
     assert len(cards) >= 0.85 * 52
 
@@ -48,7 +55,7 @@ def test_an_index_one_net_reads_unsurely_is_named_when_a_second_net_reads_it_too
     0.920 the net alone had to reach. Its second opinion, a net trained apart with cast
     shadows among its windows, reads it at 0.99 or more in every view, and the two nets'
     beliefs taken together clear the threshold calibrated for the pair."""
-    cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
+    cards = set(named_in(IN_SHADOW))
     assert parse_card("AD") in cards
 
 
@@ -57,7 +64,7 @@ def test_indices_read_far_short_of_sure_beside_the_next_cards_are_named_on_a_sec
     half takes for the 2's rank (0.70 at a first look); in the east hand the 6 of spades
     lies beside the ace of spades (0.66). Their second looks, read by both nets, reach
     0.998 and 0.983: above the 0.982 calibrated for a corner that far short of sure."""
-    cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
+    cards = set(named_in(IN_SHADOW))
     assert {parse_card("2H"), parse_card("6S")} <= cards
 
 
@@ -65,5 +72,5 @@ def test_an_index_read_alone_short_of_sure_is_named_on_a_second_look():
     """In the north hand the 7 of clubs lies between the 2 of diamonds and the 2 of
     hearts: read as the 7 of hearts at 0.42, alone as the 7 of clubs at 0.95, short of
     sure; its second look, by both nets, reaches 0.997, over the strictest bar."""
-    cards = {d.card for d in read_table(cv2.imread(str(IN_SHADOW)))}
+    cards = set(named_in(IN_SHADOW))
     assert parse_card("7C") in cards
