@@ -68,6 +68,11 @@ from .motifs import default_motif_reader
 RANK_AT = (23.0, 37.0)
 SUIT_AT = (23.0, 74.0)
 WORK_SIDE = 1600  # photos are searched at most this large (long side)
+# and at least this large: a smaller photo is enlarged smoothly first. The filters'
+# sizes scale with the photo but their floors are whole pixels, and a whole deal taken at
+# 720 px has indices 10 to 12 px tall: the bidly deals shrunk to 720 px name 304 of 345
+# cards searched as they are (325 at 1,200 px), and 311 enlarged first.
+SEARCH_FLOOR = 1200
 # Ink blobs that may be a rank glyph or a suit pip, as fractions of the photo's long side.
 # The floor is a small diamond's in a whole deal photographed from across the table (9 px
 # of BridgeLens' 1,728: its 12 px indices). At 0.004, before the motif net, a lattice
@@ -840,9 +845,11 @@ class _Cut:
 def _cut(image: np.ndarray, known: Sequence[np.ndarray] = ()) -> _Cut | None:
     """Every pair of ink blobs outside ``known`` outlines placed as an index is, cut out
     upright; None when there is none."""
-    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    side = max(image.shape[:2])
+    scale = min(1.0, WORK_SIDE / side) if side >= SEARCH_FLOOR else SEARCH_FLOOR / side
+    resampling = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
-                                                  interpolation=cv2.INTER_AREA)
+                                                  interpolation=resampling)
     skip = None
     if known:
         skip = np.zeros(work.shape[:2], np.uint8)
