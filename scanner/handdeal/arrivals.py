@@ -58,7 +58,9 @@ class ZoneWatch:
                  reader: Callable[[np.ndarray], list[Detection]] | None = None, *,
                  copies: int = 1) -> None:
         self.zones = zones
-        self.reader = reader or partial(read_table, copies=copies)
+        # A crop's indices are the frame's size: enlarging each small crop to the finder's
+        # floor cost the watcher five times its landing latency, for nothing found.
+        self.reader = reader or partial(read_table, copies=copies, enlarge=False)
         self.copies = copies
         self.meld = False
         w, h = zones.frame_size
@@ -167,7 +169,8 @@ class ZoneWatch:
         found = [d for d in self.reader(crop) if d.face == "up" and d.seen == "card"]
         whole = [d for d in found if d.card is not None]
         named: list[Card | None] = [d.card for d in whole]
-        hits = find_index_corners(crop, copies=self.copies, known=[d.outline for d in whole])
+        hits = find_index_corners(crop, copies=self.copies, known=[d.outline for d in whole],
+                                  enlarge=False)
         for hit in hits:
             if named.count(hit.card) < self.copies:
                 named.append(hit.card)

@@ -648,7 +648,8 @@ def _window_transform(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
 def find_index_corners(image: np.ndarray, letters: str | None = None, copies: int = 1, *,
                        reader: CornerReader | None = None,
                        known: Sequence[np.ndarray] = (),
-                       unread: Sequence[np.ndarray] = ()) -> list[IndexHit]:
+                       unread: Sequence[np.ndarray] = (),
+                       enlarge: bool = True) -> list[IndexHit]:
     """Every card whose index corner shows in the photo, each once (up to ``copies`` times
     for a deck holding that many of each card), at its surest corner; a corner just short
     of sure is named on a second look (``CORNER_LOOKS``). ``known`` are the outlines of
@@ -659,9 +660,11 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     gave a few wrong names on rendered tables where none was wanted. A corner with a glyph
     freed from a line gets a first look only too: its window is cut from a thinned glyph,
     unlike any the second look was calibrated on, and a second look at one named a card
-    not held in a tight fan of an unseen deck."""
+    not held in a tight fan of an unseen deck. ``enlarge``: a photo under
+    ``SEARCH_FLOOR`` is searched enlarged; a crop of a larger frame, whose indices are the
+    frame's size, is not (``False``)."""
     reader = reader or default_reader()
-    proposals = _proposals(image, letters, reader, known)
+    proposals = _proposals(image, letters, reader, known, enlarge)
     threshold = reader.calibration.corner
     sure = [p.hit for p in proposals if p.hit.score >= threshold]
     both_ways = _read_both_ways_up(sure)
@@ -842,11 +845,15 @@ class _Cut:
     patterned: np.ndarray  # per blob: one of a pattern of pips alike (``_in_a_pattern``)
 
 
-def _cut(image: np.ndarray, known: Sequence[np.ndarray] = ()) -> _Cut | None:
+def _cut(image: np.ndarray, known: Sequence[np.ndarray] = (), enlarge: bool = True
+         ) -> _Cut | None:
     """Every pair of ink blobs outside ``known`` outlines placed as an index is, cut out
-    upright; None when there is none."""
+    upright; None when there is none. A photo under ``SEARCH_FLOOR`` is searched enlarged
+    if ``enlarge``."""
     side = max(image.shape[:2])
-    scale = min(1.0, WORK_SIDE / side) if side >= SEARCH_FLOOR else SEARCH_FLOOR / side
+    scale = min(1.0, WORK_SIDE / side)
+    if enlarge and side < SEARCH_FLOOR:
+        scale = SEARCH_FLOOR / side
     resampling = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
                                                   interpolation=resampling)
@@ -886,10 +893,10 @@ def index_windows(image: np.ndarray) -> list[np.ndarray]:
 
 
 def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
-               known: Sequence[np.ndarray]) -> list[_Proposal]:
+               known: Sequence[np.ndarray], enlarge: bool = True) -> list[_Proposal]:
     """Every pair of ink blobs placed as an index is, cut out upright and read; those the
     net names a card on."""
-    cut = _cut(image, known)
+    cut = _cut(image, known, enlarge)
     if cut is None:
         return []
     windows = cut.windows

@@ -589,10 +589,11 @@ def _card_region(image: np.ndarray, outline: np.ndarray, height: int
 
 def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
                letters: str | None = None, *, reader: CornerReader | None = None,
-               copies: int = 1) -> list[Detection]:
+               copies: int = 1, enlarge: bool = True) -> list[Detection]:
     """Every card lying in the photo: face up with rank and suit, face down, or abstained;
     and every card overlapped so that only its index corner shows (a fanned hand, a meld
     laid in a row), named once (``copies``: how many of each card the deck holds).
+    ``enlarge`` is as for ``indices.find_index_corners``: False for a crop of a frame.
 
     An abstention is still a detection (``card`` None): a card is there and nobody knows
     which, which the table must hear rather than miss. ``profile``, ``letters`` and
@@ -614,7 +615,7 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
     unread = [d.outline for i, d in enumerate(found)
               if (d.card is None and d.face == "up") or i in large]
     for hit in find_index_corners(frame, letters, copies, reader=reader, known=known,
-                                  unread=unread):
+                                  unread=unread, enlarge=enlarge):
         if named[hit.card] >= copies:
             continue
         named[hit.card] += 1

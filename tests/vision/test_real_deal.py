@@ -62,6 +62,15 @@ def test_a_small_photo_is_searched_for_indices_enlarged():
     assert len(cards) >= 0.85 * 52
 
 
+def test_a_crop_of_a_frame_is_searched_at_the_frame_s_scale():
+    """The hand-deal watcher reads small crops of its frames, whose indices are the
+    frame's size: asked not to enlarge, the finder searches the small photo as it is."""
+    image = cv2.resize(cv2.imread(str(IN_SHADOW)), None, fx=0.6, fy=0.6,
+                       interpolation=cv2.INTER_AREA)
+    as_it_is = [d.card for d in read_table(image, enlarge=False) if d.card is not None]
+    assert len(as_it_is) < len(named_in(IN_SHADOW, shrunk=0.6))
+
+
 def test_an_index_one_net_reads_unsurely_is_named_when_a_second_net_reads_it_too():
     """In the south hand, under the shadow, the net alone reads the ace of diamonds at 0.87
     to 0.99 over the second look's five views of its index, 0.916 on average: short of the
