@@ -58,7 +58,7 @@ def read_with(monkeypatch, hits: list[IndexHit]) -> list[table.Detection]:
     monkeypatch.setattr(table, "read_card_images",
                         lambda cards, **kw: [FACE, FACE, FACE, BACK])
 
-    def find(frame, letters, copies, *, reader, known, unread):
+    def find(frame, letters, copies, *, reader, known, unread, enlarge):
         searched["known"], searched["unread"] = len(known), len(unread)
         return hits
     monkeypatch.setattr(table, "find_index_corners", find)
