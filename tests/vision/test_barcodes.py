@@ -76,6 +76,7 @@ class NamesTenOfClubsEverywhere:
 
     calibration = SimpleNamespace(corner=0.9, corner_second=0.9,
                                   corner_second_low=None)
+    second_opinion = None
 
     def probabilities(self, windows):
         ranks = np.zeros((len(windows), len(RANK_LABELS)), np.float32)

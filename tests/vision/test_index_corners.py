@@ -399,6 +399,7 @@ class NamesTheTenOfClubs:
     calibration asks 0.99 at a first look and 0.9 of a second look's average."""
 
     calibration = SimpleNamespace(corner=0.99, corner_second=0.9, corner_second_low=None)
+    second_opinion = None
 
     def __init__(self, score: float):
         self.score = score
@@ -417,6 +418,7 @@ class ReadsTheTenOfClubsBetterTwice:
     def __init__(self, first: float, second: float, low: float | None = 0.96):
         self.first, self.second = first, second
         self.calibration = SimpleNamespace(corner=0.99, corner_second=0.9, corner_second_low=low)
+        self.second_opinion = None
 
     def probabilities(self, windows):
         return ten_of_clubs_beliefs(len(windows), self.first ** 0.5)
@@ -664,6 +666,7 @@ class TakesTheNeighboursSuit:
         self.read = 0
         self.calibration = SimpleNamespace(corner=0.99, corner_second=0.9,
                                            corner_second_low=low)
+        self.second_opinion = None
 
     def probabilities(self, windows):
         ranks = np.full((len(windows), len(RANK_LABELS)), 1e-4, np.float32)
@@ -864,3 +867,28 @@ def test_a_hairline_a_line_long_is_no_glyph_but_a_close_up_s_one_is():
     assert not blob_at(hairline, 315)
     assert blob_at(hairline, 1005)
     assert blob_at(a_stroke_and_a_one_on_card_stock(width=12), 315)
+
+
+class NamesTheTenOfHearts:
+    """A second opinion that reads every window as the ten of hearts, unsurely."""
+
+    def probabilities(self, windows):
+        ranks, suits = ten_of_clubs_beliefs(len(windows), 0.7)
+        suits[:, [SUIT_LABELS.index("C"), SUIT_LABELS.index("H")]] = (0.3 / 4, 0.7)
+        return ranks, suits
+
+
+@pytest.mark.usefixtures("no_motif_net")
+def test_a_sure_corner_the_second_opinion_names_otherwise_is_not_named():
+    """Two nets trained apart that disagree about a window leave it unnamed, however sure
+    the first: two poker chips beside a white chip's rim, read as the 10 of clubs at
+    0.9886 by the net and as the 10 of hearts by its second opinion."""
+    img = card_stock()
+    ten = a_ten_and_its_pip(img)
+    reader = NamesTheTenOfClubs(0.995)
+    assert near(find_index_corners(img, reader=reader), ten)
+    reader.second_opinion = NamesTheTenOfClubs(0.995)
+    assert near(find_index_corners(img, reader=reader), ten), "the same card: named"
+    reader.second_opinion = NamesTheTenOfHearts()
+    assert not near(find_index_corners(img, reader=reader), ten)
+    assert not near(indices.index_hits(img, reader=reader), ten)
