@@ -3,7 +3,7 @@
     python bench/vision_real.py --dataset DIR [--split calibration|valid|test]
                                 [--svg DIR [--fans] [--learn] [--backs]] [--photos DIR]
                                 [--dummy]
-                                [--deals DIR [--close-ups]] [--model FILE]
+                                [--deals DIR [--degraded] [--close-ups]] [--model FILE]
 
 - ``--dataset``: the CC0 cards image dataset; ``--split calibration`` (the default) reads
   the eighth of its train split that training keeps out for calibration and tuning
@@ -27,6 +27,9 @@
   three overlapping, from far to close enough that its motif is as big as an index's
   glyphs (``train_motifs.backs_on_a_table``), and read by the table view: any card named
   is a back read as a face.
+- ``--degraded``: with ``--deals``, each photo is also read as a phone might have taken it
+  worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones; one
+  line each, the whole set's cards named right, wrong and twice.
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
   by the table view: any card named that the photo's labels do not hold is wrong.
@@ -294,6 +297,43 @@ def backs(deck: str, back: RealImage, read: Callable[[np.ndarray], list], seed: 
           + f"{BACK_SCENES} photos: cards named {len(named)} {sorted(named)}")
 
 
+def _gamma(img: np.ndarray, power: float) -> np.ndarray:
+    return cv2.LUT(img, (255 * (np.arange(256) / 255) ** power).astype(np.uint8))
+
+
+def _jpeg(img: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
+                        cv2.IMREAD_COLOR)
+
+
+# Each deal photo read again as taken worse: each a label and what it does to the photo.
+DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
+    ("shrunk to 60% (720 px)", lambda img: cv2.resize(img, None, fx=0.6, fy=0.6,
+                                                      interpolation=cv2.INTER_AREA)),
+    ("out of focus (blur σ 1.2 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 1.2)),
+    ("JPEG at quality 40", lambda img: _jpeg(img, 40)),
+    ("darker midtones (gamma 1.3)", lambda img: _gamma(img, 1.3)),
+)
+
+
+def degraded_deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
+    """Each labelled photo read again as each of ``DEGRADED`` takes it: all photos'
+    cards named right, and any named wrongly or twice."""
+    photos = [(cv2.imread(str(photo)), truth) for photo, truth in labelled_photos(folder)]
+    for label, degrade in DEGRADED:
+        cards = right = 0
+        wrong, twice = [], []
+        for img, truth in photos:
+            named = Counter(d.card for d in read(degrade(img)) if d.card is not None)
+            cards += len(truth)
+            right += sum(1 for card in named if card in truth)
+            wrong += [str(card) for card in named if card not in truth]
+            twice += [str(card) for card, n in named.items() if n > 1]
+        print(f"deals, {label:<30} {cards} cards: named right {right} "
+              f"({100 * right / max(cards, 1):.1f}%), wrong {sorted(wrong)}, "
+              f"named twice {sorted(twice)}")
+
+
 # Tiles a photo is cut into, as a share of its size: a camera twice and three times nearer.
 CLOSE_UPS = (0.5, 0.35)
 
@@ -337,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also learn each deck from a sorted pass and read with it")
     parser.add_argument("--backs", action="store_true",
                         help="also lay each unseen deck's backs on a table, close up")
+    parser.add_argument("--degraded", action="store_true",
+                        help="also read each deal photo smaller, blurred, compressed, darker")
     parser.add_argument("--close-ups", action="store_true",
                         help="also read each deal photo cut into tiles, as if nearer")
     args = parser.parse_args(argv)
@@ -386,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
                   read_table, BENCH_SEED)
     if args.deals is not None:
         deals(args.deals, read_table)
+        if args.degraded:
+            degraded_deals(args.deals, read_table)
         if args.close_ups:
             close_ups(args.deals, read_table)
     return 0
