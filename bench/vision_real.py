@@ -63,6 +63,7 @@ from scanner.vision.index import canonical
 from scanner.vision.profile import DeckProfile, ProfileError, learn, learn_order
 from scanner.vision.reading import Reading
 from scanner.vision.synthetic import render
+from scanner.vision.synthetic.perturb import jpeg_round_trip
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
 from scanner.vision.training.real_cards import (
@@ -301,17 +302,12 @@ def _gamma(img: np.ndarray, power: float) -> np.ndarray:
     return cv2.LUT(img, (255 * (np.arange(256) / 255) ** power).astype(np.uint8))
 
 
-def _jpeg(img: np.ndarray, quality: int) -> np.ndarray:
-    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                        cv2.IMREAD_COLOR)
-
-
 # Each deal photo read again as taken worse: each a label and what it does to the photo.
 DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("shrunk to 60% (720 px)", lambda img: cv2.resize(img, None, fx=0.6, fy=0.6,
                                                       interpolation=cv2.INTER_AREA)),
     ("out of focus (blur σ 1.2 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 1.2)),
-    ("JPEG at quality 40", lambda img: _jpeg(img, 40)),
+    ("JPEG at quality 40", lambda img: jpeg_round_trip(img, 40)),
     ("darker midtones (gamma 1.3)", lambda img: _gamma(img, 1.3)),
 )
 

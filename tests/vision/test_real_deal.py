@@ -5,6 +5,7 @@ from functools import cache
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from scanner.cards import Card, parse_card
 from scanner.vision.table import read_table
@@ -13,14 +14,19 @@ PHOTO = Path(__file__).parents[1] / "fixtures" / "real-deal" / "whole-deal-four-
 IN_SHADOW = PHOTO.with_name("whole-deal-in-shadow.jpg")
 
 
+def shrunk_to(photo: Path, share: float) -> np.ndarray:
+    """The photo as taken with ``share`` of its pixels across."""
+    image = cv2.imread(str(photo))
+    if share == 1.0:
+        return image
+    return cv2.resize(image, None, fx=share, fy=share, interpolation=cv2.INTER_AREA)
+
+
 @cache
 def named_in(photo: Path, shrunk: float = 1.0) -> tuple[Card, ...]:
     """Every card the table view names in a photo, ``shrunk`` to that share of its size,
     read once for all the tests."""
-    image = cv2.imread(str(photo))
-    if shrunk != 1.0:
-        image = cv2.resize(image, None, fx=shrunk, fy=shrunk, interpolation=cv2.INTER_AREA)
-    return tuple(d.card for d in read_table(image) if d.card is not None)
+    return tuple(d.card for d in read_table(shrunk_to(photo, shrunk)) if d.card is not None)
 
 
 def test_a_whole_deal_is_named_at_85_percent_with_no_card_twice():
@@ -65,9 +71,8 @@ def test_a_small_photo_is_searched_for_indices_enlarged():
 def test_a_crop_of_a_frame_is_searched_at_the_frame_s_scale():
     """The hand-deal watcher reads small crops of its frames, whose indices are the
     frame's size: asked not to enlarge, the finder searches the small photo as it is."""
-    image = cv2.resize(cv2.imread(str(IN_SHADOW)), None, fx=0.6, fy=0.6,
-                       interpolation=cv2.INTER_AREA)
-    as_it_is = [d.card for d in read_table(image, enlarge=False) if d.card is not None]
+    as_it_is = [d.card for d in read_table(shrunk_to(IN_SHADOW, 0.6), enlarge=False)
+                if d.card is not None]
     assert len(as_it_is) < len(named_in(IN_SHADOW, shrunk=0.6))
 
 

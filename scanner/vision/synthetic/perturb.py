@@ -67,7 +67,11 @@ def perturb_lighting(img: np.ndarray, rng: np.random.Generator, level: float) ->
 
 
 def perturb_jpeg(img: np.ndarray, rng: np.random.Generator, level: float) -> np.ndarray:
-    quality = round(92 - 72 * level * rng.uniform(0.7, 1.0))
+    return jpeg_round_trip(img, round(92 - 72 * level * rng.uniform(0.7, 1.0)))
+
+
+def jpeg_round_trip(img: np.ndarray, quality: int) -> np.ndarray:
+    """The image as a JPEG file of this quality would give it back."""
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoder refused the frame")
