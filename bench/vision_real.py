@@ -309,6 +309,7 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("out of focus (blur σ 1.2 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 1.2)),
     ("JPEG at quality 40", lambda img: jpeg_round_trip(img, 40)),
     ("darker midtones (gamma 1.3)", lambda img: _gamma(img, 1.3)),
+    ("darker still (gamma 1.6)", lambda img: _gamma(img, 1.6)),
 )
 
 

@@ -87,6 +87,9 @@ LIGHT_REACH = 0.03  # how far to look for the brightest stock, of the photo's lo
 NEAR_LIGHT = 0.75  # stock is at least this share of the brightest stock around it
 SHADOW_FLOOR = 0.4  # the dimmest stock, in a shadow, as a share of the photo's brightest
 NEUTRAL = 0.75  # stock's darkest channel at least this share of its brightest: not coloured
+# Ink is a drop below the paper's level, the brightest within this share of the photo's
+# long side around a pixel: wider than a glyph's stroke.
+PAPER_REACH = 0.012
 
 
 # Two indices are one when their rank glyphs lie closer than this share of the window's
@@ -133,17 +136,18 @@ class IndexHit:
 
 
 def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Stats and centroids of blobs of ink on bright stock, glyph-sized, outside ``skip``;
-    which of them were freed from a line, and which of those by painting the line out
-    (``_with_lines_taken_off``). Only the parts of the photo holding card stock outside
+    which of them were freed from a larger blob (``_with_lines_taken_off``,
+    ``_shade_taken_off``), which of those were freed whole, not worn by an opening, and
+    which were freed of shade. Only the parts of the photo holding card stock outside
     ``skip`` are searched (``_stock_regions``)."""
     side = max(image.shape[:2])
     sample = _sample(image)
     gains = _stock_gains(sample)
     sample = _balanced(sample, gains)
     top = _stock_top(sample)
-    found_stats, found_centroids, found_freed, found_unlined = [], [], [], []
+    found_stats, found_centroids, found_freed, found_intact, found_shaded = [], [], [], [], []
     for x, y, w, h in _stock_regions(sample, image.shape[:2], skip, top):
         crop = _balanced(image[y:y + h, x:x + w], gains)
         inked = _ink_on_stock(crop, side, top)
@@ -155,22 +159,28 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         found = len(stats)
         sized = _glyph_sized(stats, side)
         whole = sized & ~_hairlines(labels, stats, sized, side)
-        stats, centroids, unlined = _with_lines_taken_off(labels, stats, centroids, whole,
+        stats, centroids, intact = _with_lines_taken_off(labels, stats, centroids, whole,
                                                           side)
         keep = _glyph_sized(stats, side)
         keep[:found] = whole
         freed = np.arange(len(stats)) >= found
-        stats, centroids = stats[keep].copy(), centroids[keep] + (x, y)
+        shaded_stats, shaded_centroids = _shade_taken_off(labels, stats[:found], crop, side)
+        stats = np.concatenate([stats[keep], shaded_stats])
+        centroids = np.concatenate([centroids[keep], shaded_centroids])
+        centroids += (x, y)
         stats[:, :2] += (x, y)
+        unshaded = np.ones(len(shaded_stats), bool)
         found_stats.append(stats)
         found_centroids.append(centroids)
-        found_freed.append(freed[keep])
-        found_unlined.append(unlined[keep])
+        found_freed.append(np.concatenate([freed[keep], unshaded]))
+        found_intact.append(np.concatenate([intact[keep], unshaded]))
+        found_shaded.append(np.concatenate([np.zeros(int(keep.sum()), bool), unshaded]))
     if not found_stats:
         return (np.empty((0, 5), np.int32), np.empty((0, 2)), np.empty(0, bool),
-                np.empty(0, bool))
+                np.empty(0, bool), np.empty(0, bool))
     return (np.concatenate(found_stats), np.concatenate(found_centroids),
-            np.concatenate(found_freed), np.concatenate(found_unlined))
+            np.concatenate(found_freed), np.concatenate(found_intact),
+            np.concatenate(found_shaded))
 
 
 def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
@@ -178,7 +188,7 @@ def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
     is ``side`` and whose brightest stock is ``top`` in its darkest channel."""
     h, w = image.shape[:2]
     darkest = cv2.bitwise_not(ink(image))
-    size = max(3, round(side * 0.012)) | 1
+    size = max(3, round(side * PAPER_REACH)) | 1
     # A square neighbourhood: OpenCV dilates by one in two passes, a disc pixel by pixel.
     paper = cv2.dilate(darkest, np.ones((size, size), np.uint8))
     # Card stock is white: as bright in its darkest channel as in its brightest, where
@@ -200,6 +210,66 @@ def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
     # dims ink and paper alike.
     drop = cv2.subtract(paper, darkest).astype(np.float32)
     return cv2.compare(drop, paper_level * np.float32(INK_DROP), cv2.CMP_GE) & stock
+
+
+# In a fan each card lies a little in the shade of the one over it. Beside the brighter
+# card's edge, the paper ``_ink_on_stock`` sees around a pixel of the dimmer one is the
+# brighter card's, and where the photo's midtones are dark that drop passes for ink: the
+# shade runs into the glyphs along the edge, and rank and suit become one blob too large
+# for a glyph. A closing keeps each card's own level, a step from one card to the next
+# staying a step, and fills a glyph's strokes if it reaches this many times as far as the
+# paper around a pixel is looked for: twice fills a suit pip twice a stroke's reach.
+OWN_PAPER = 2.0
+# A window cut round a glyph freed of shade is unlike those the corner score was
+# calibrated on (``Calibration.corner``), so it is held to a stricter score: in real
+# photos laid as a dummy, the shadow along each card's edge joins a column's indices, and
+# taken off it leaves the pips the next card cuts, two of which, paired with a rank, read
+# as cards not held at 0.9886 and 0.9903. Every right name such a window gave on the
+# bidly deals, as they are and darkened, scored over this.
+SHADED_CORNER = 0.999
+
+
+def _ink_on_its_own_paper(image: np.ndarray, side: int) -> np.ndarray:
+    """Which pixels are ink against the paper they lie on, not a brighter card beside it
+    (``OWN_PAPER``)."""
+    darkest = cv2.bitwise_not(ink(image))
+    size = max(3, round(side * PAPER_REACH * OWN_PAPER)) | 1
+    square = np.ones((size, size), np.uint8)
+    paper = cv2.erode(cv2.dilate(darkest, square), square, borderType=cv2.BORDER_REPLICATE)
+    drop = cv2.subtract(paper, darkest).astype(np.float32)
+    return cv2.compare(drop, paper.astype(np.float32) * np.float32(INK_DROP), cv2.CMP_GE)
+
+
+def _shade_taken_off(labels: np.ndarray, stats: np.ndarray, image: np.ndarray, side: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Stats and centroids of the glyph-sized pieces each blob too large for a glyph
+    (``stats`` rows, each labelled in ``labels``) leaves once the pixels that are ink only
+    against a brighter card beside them are taken off (``_ink_on_its_own_paper``),
+    hairlines left out. The pieces are whole glyphs, and two may pair (a rank and its suit
+    both run into the shade); but a window cut round one is named only at
+    ``SHADED_CORNER``, and at a first look only (``_Proposal.freed``): given a second look,
+    such windows named cards not held in unseen decks laid as dummies."""
+    height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
+    large = np.flatnonzero(height > BLOB_HEIGHT[1] * side)
+    large = large[large > 0]
+    margin = max(3, round(side * PAPER_REACH * OWN_PAPER))  # the closing's whole reach
+    h, w = labels.shape
+    more_stats, more_centroids = [np.empty((0, 5), np.int32)], [np.empty((0, 2))]
+    for i in large:
+        x, y, bw, bh, _ = stats[i]
+        x0, y0 = max(0, x - margin), max(0, y - margin)
+        x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
+        own = _ink_on_its_own_paper(image[y0:y1, x0:x1], side)
+        left = cv2.compare(labels[y0:y1, x0:x1], int(i), cv2.CMP_EQ) & own
+        _, parts, part_stats, part_centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+            left, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        sized = _glyph_sized(part_stats, side)
+        keep = sized & ~_hairlines(parts, part_stats, sized, side)
+        part_stats = part_stats[keep].copy()
+        part_stats[:, :2] += (x0, y0)
+        more_stats.append(part_stats)
+        more_centroids.append(part_centroids[keep] + (x0, y0))
+    return np.concatenate(more_stats), np.concatenate(more_centroids)
 
 
 # Card stock left to search is first sought on the sample taken every this many pixels:
@@ -345,7 +415,7 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The blobs, and what each blob too large for a glyph, or a glyph's size but run
     together with a line (``FUSED_SHAPE``), leaves once thin lines are taken off it, two
-    ways; and which of the added blobs came of the second.
+    ways; and which of the added blobs came of the second, freed whole.
 
     A court card's small suit pip or its letter often touches the thin frame line round its
     picture, and a rank may touch a neighbour's edge: glyph and line then make one blob too
@@ -359,9 +429,9 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
     many pieces too: ``_pairs`` pairs a freed piece only with a blob found ``whole``, so a
     large blob with none within a pair's reach is not opened. A hairline is no glyph found
     whole, ``_hairlines``, and is not opened either.)"""
-    unlined = [np.zeros(len(stats), bool)]
+    intact = [np.zeros(len(stats), bool)]
     if not whole.any():
-        return stats, centroids, unlined[0]
+        return stats, centroids, intact[0]
     height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     reach = PAIR_DISTANCE[1] * float(height[whole].max())
     width = np.minimum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
@@ -389,8 +459,8 @@ def _with_lines_taken_off(labels: np.ndarray, stats: np.ndarray, centroids: np.n
             parts[:, :2] += (x, y)
             more_stats.append(parts)
             more_centroids.append(middles + np.array([x, y], np.float64))
-            unlined.append(np.full(len(parts), by_lines))
-    return np.concatenate(more_stats), np.concatenate(more_centroids), np.concatenate(unlined)
+            intact.append(np.full(len(parts), by_lines))
+    return np.concatenate(more_stats), np.concatenate(more_centroids), np.concatenate(intact)
 
 
 # A blob found whole that runs a line's length (``LINE_LENGTH``) and is at least this many
@@ -482,15 +552,16 @@ def _light_around(darkest: np.ndarray, side: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Blobs:
-    """Ink blobs (``_ink_blobs``: stats, centroids, which were freed from a line, and which
-    of those by painting the line out) and their measures, each worked out once whichever
+    """Ink blobs (``_ink_blobs``: stats, centroids, which were freed from a larger blob,
+    which of those whole, and which of shade) and their measures, each worked out once whichever
     rules ask: on a busy table a thousand blobs make every blob-by-blob matrix cost tens
     of milliseconds."""
 
     stats: np.ndarray
     centroids: np.ndarray
     freed: np.ndarray | None = None
-    unlined: np.ndarray | None = None
+    intact: np.ndarray | None = None
+    shaded: np.ndarray | None = None
 
     @cached_property
     def sizes(self) -> np.ndarray:
@@ -509,8 +580,9 @@ def _pairs(blobs: _Blobs) -> list[tuple[int, int]]:
     """Blob pairs (rank, suit) spaced and sized as an index is, and not two of a kind: two
     pips of one card are alike in width, height and ink, a rank and its suit are not; nor
     two blobs both ``freed`` from lines by an opening, which leaves pieces of wood grain
-    and print as readily as glyphs. Two pieces left by painting lines out may pair: a
-    court's letter and its pip both touch its frame on some decks."""
+    and print as readily as glyphs. Two pieces freed whole (``intact``) may pair: a
+    court's letter and its pip both touch its frame on some decks, and a rank and its suit
+    both run into a fan's shade."""
     size, distance = blobs.sizes, blobs.distances
     ratio = size[None, :] / size[:, None]
     ok = ((distance >= PAIR_DISTANCE[0] * size[:, None])
@@ -519,8 +591,8 @@ def _pairs(blobs: _Blobs) -> list[tuple[int, int]]:
     np.fill_diagonal(ok, False)
     if blobs.freed is not None:
         both = blobs.freed[:, None] & blobs.freed[None, :]
-        if blobs.unlined is not None:
-            both &= ~(blobs.unlined[:, None] & blobs.unlined[None, :])
+        if blobs.intact is not None:
+            both &= ~(blobs.intact[:, None] & blobs.intact[None, :])
         ok &= ~both
     return [(int(a), int(b)) for a, b in zip(*np.nonzero(ok), strict=True)]
 
@@ -658,11 +730,11 @@ def find_index_corners(image: np.ndarray, letters: str | None = None, copies: in
     suit on such a card) are named at a first look only:
     every pip and index of a blurred card is a near miss, and a second look at each of them
     gave a few wrong names on rendered tables where none was wanted. A corner with a glyph
-    freed from a line gets a first look only too: its window is cut from a thinned glyph,
-    unlike any the second look was calibrated on, and a second look at one named a card
-    not held in a tight fan of an unseen deck. ``enlarge``: a photo under
-    ``SEARCH_FLOOR`` is searched enlarged; a crop of a larger frame, whose indices are the
-    frame's size, is not (``False``)."""
+    freed from a larger blob gets a first look only too: its window is cut from a thinned
+    glyph or one freed of a fan's shade, unlike any the second look was calibrated on, and
+    second looks at such corners named cards not held in unseen decks' fans and dummies.
+    ``enlarge``: a photo under ``SEARCH_FLOOR`` is searched enlarged; a crop of a larger
+    frame, whose indices are the frame's size, is not (``False``)."""
     reader = reader or default_reader()
     proposals = _proposals(image, letters, reader, known, enlarge)
     threshold = reader.calibration.corner
@@ -839,7 +911,8 @@ def _undisputed(sure: list[_Proposal], letters: str | None, reader: CornerReader
 @dataclass(frozen=True)
 class _Proposal:
     """A proposed index corner the net names a card on, however unsurely, its window, and
-    whether one of its glyphs was freed from a line (``_with_lines_taken_off``)."""
+    whether one of its glyphs was freed from a larger blob (``_with_lines_taken_off``,
+    ``_shade_taken_off``)."""
 
     hit: IndexHit
     window: np.ndarray
@@ -925,10 +998,11 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
     out = []
     looked_at = second_look_from(reader)
     motif = _motifs(windows, named, looked_at)
-    centroids, freed = cut.blobs.centroids, cut.blobs.freed
+    centroids, freed, shaded = cut.blobs.centroids, cut.blobs.freed, cut.blobs.shaded
     for i, ((a, b), m, window, (card, score), is_motif) in enumerate(zip(
             cut.pairs, cut.transforms, windows, named, motif, strict=True)):
-        if card is None or (score >= looked_at and (
+        if card is None or ((shaded[a] or shaded[b]) and score < SHADED_CORNER) or (
+                score >= looked_at and (
                 is_motif or in_a_barcode(window, RANK_AT) or a_line_at_the_rank(window))):
             continue
         inverse = cv2.invertAffineTransform(m)
