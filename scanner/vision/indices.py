@@ -160,7 +160,7 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         sized = _glyph_sized(stats, side)
         whole = sized & ~_hairlines(labels, stats, sized, side)
         stats, centroids, intact = _with_lines_taken_off(labels, stats, centroids, whole,
-                                                          side)
+                                                         side)
         keep = _glyph_sized(stats, side)
         keep[:found] = whole
         freed = np.arange(len(stats)) >= found
@@ -216,9 +216,10 @@ def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
 # card's edge, the paper ``_ink_on_stock`` sees around a pixel of the dimmer one is the
 # brighter card's, and where the photo's midtones are dark that drop passes for ink: the
 # shade runs into the glyphs along the edge, and rank and suit become one blob too large
-# for a glyph. A closing keeps each card's own level, a step from one card to the next
-# staying a step, and fills a glyph's strokes if it reaches this many times as far as the
-# paper around a pixel is looked for: twice fills a suit pip twice a stroke's reach.
+# for a glyph. A closing (the brightest around, then the darkest of that around) keeps
+# each card's own level, a step from one card to the next staying a step, and fills in a
+# glyph's ink where it reaches across it. It reaches this many times as far as the paper
+# around a pixel is looked for, so that a solid suit pip wider than that is filled too.
 OWN_PAPER = 2.0
 # A window cut round a glyph freed of shade is unlike those the corner score was
 # calibrated on (``Calibration.corner``), so it is held to a stricter score: in real
