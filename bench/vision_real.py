@@ -63,7 +63,7 @@ from scanner.vision.index import canonical
 from scanner.vision.profile import DeckProfile, ProfileError, learn, learn_order
 from scanner.vision.reading import Reading
 from scanner.vision.synthetic import render
-from scanner.vision.synthetic.perturb import jpeg_round_trip
+from scanner.vision.synthetic.perturb import darker_midtones, jpeg_round_trip
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
 from scanner.vision.training.real_cards import (
@@ -268,14 +268,20 @@ def labelled_photos(folder: Path) -> Iterator[tuple[Path, set[Card]]]:
             yield photo, {parse_card(d["name"]) for d in json.loads(labels[0].read_text())}
 
 
+def tallied(named: Counter, truth: set[Card]) -> tuple[int, list[str], list[str]]:
+    """Of the cards ``named`` in a photo showing ``truth``: how many right, and which named
+    wrongly and which twice."""
+    return (sum(1 for card in named if card in truth),
+            sorted(str(card) for card in named if card not in truth),
+            sorted(str(card) for card, n in named.items() if n > 1))
+
+
 def deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
     cards = named_right = 0
     for photo, truth in labelled_photos(folder):
         detections = read(cv2.imread(str(photo)))
-        named = Counter(d.card for d in detections if d.card is not None)
-        right = sum(1 for card in named if card in truth)
-        wrong = sorted(str(card) for card in named if card not in truth)
-        twice = sorted(str(card) for card, n in named.items() if n > 1)
+        right, wrong, twice = tallied(Counter(d.card for d in detections
+                                              if d.card is not None), truth)
         print(f"deal {photo.stem:<28} {len(truth)} cards: named right {right} "
               f"({100 * right / len(truth):.1f}%), wrong {wrong}, named twice {twice}, "
               f"found {len(detections)}")
@@ -298,18 +304,14 @@ def backs(deck: str, back: RealImage, read: Callable[[np.ndarray], list], seed: 
           + f"{BACK_SCENES} photos: cards named {len(named)} {sorted(named)}")
 
 
-def _gamma(img: np.ndarray, power: float) -> np.ndarray:
-    return cv2.LUT(img, (255 * (np.arange(256) / 255) ** power).astype(np.uint8))
-
-
 # Each deal photo read again as taken worse: each a label and what it does to the photo.
 DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("shrunk to 60% (720 px)", lambda img: cv2.resize(img, None, fx=0.6, fy=0.6,
                                                       interpolation=cv2.INTER_AREA)),
     ("out of focus (blur σ 1.2 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 1.2)),
     ("JPEG at quality 40", lambda img: jpeg_round_trip(img, 40)),
-    ("darker midtones (gamma 1.3)", lambda img: _gamma(img, 1.3)),
-    ("darker still (gamma 1.6)", lambda img: _gamma(img, 1.6)),
+    ("darker midtones (gamma 1.3)", lambda img: darker_midtones(img, 1.3)),
+    ("darker still (gamma 1.6)", lambda img: darker_midtones(img, 1.6)),
 )
 
 
@@ -322,10 +324,10 @@ def degraded_deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:
         wrong, twice = [], []
         for img, truth in photos:
             named = Counter(d.card for d in read(degrade(img)) if d.card is not None)
-            cards += len(truth)
-            right += sum(1 for card in named if card in truth)
-            wrong += [str(card) for card in named if card not in truth]
-            twice += [str(card) for card, n in named.items() if n > 1]
+            got, wrong_here, twice_here = tallied(named, truth)
+            cards, right = cards + len(truth), right + got
+            wrong += wrong_here
+            twice += twice_here
         print(f"deals, {label:<30} {cards} cards: named right {right} "
               f"({100 * right / max(cards, 1):.1f}%), wrong {sorted(wrong)}, "
               f"named twice {sorted(twice)}")

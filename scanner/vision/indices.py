@@ -169,12 +169,12 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
         centroids = np.concatenate([centroids[keep], shaded_centroids])
         centroids += (x, y)
         stats[:, :2] += (x, y)
-        unshaded = np.ones(len(shaded_stats), bool)
+        of_shade = np.ones(len(shaded_stats), bool)
         found_stats.append(stats)
         found_centroids.append(centroids)
-        found_freed.append(np.concatenate([freed[keep], unshaded]))
-        found_intact.append(np.concatenate([intact[keep], unshaded]))
-        found_shaded.append(np.concatenate([np.zeros(int(keep.sum()), bool), unshaded]))
+        found_freed.append(np.concatenate([freed[keep], of_shade]))
+        found_intact.append(np.concatenate([intact[keep], of_shade]))
+        found_shaded.append(np.concatenate([np.zeros(int(keep.sum()), bool), of_shade]))
     if not found_stats:
         return (np.empty((0, 5), np.int32), np.empty((0, 2)), np.empty(0, bool),
                 np.empty(0, bool), np.empty(0, bool))
@@ -230,11 +230,10 @@ OWN_PAPER = 2.0
 SHADED_CORNER = 0.999
 
 
-def _ink_on_its_own_paper(image: np.ndarray, side: int) -> np.ndarray:
-    """Which pixels are ink against the paper they lie on, not a brighter card beside it
-    (``OWN_PAPER``)."""
+def _ink_on_its_own_paper(image: np.ndarray, size: int) -> np.ndarray:
+    """Which pixels are ink against the paper they lie on, not a brighter card beside it:
+    the paper's level closed over a square ``size`` pixels wide (``OWN_PAPER``)."""
     darkest = cv2.bitwise_not(ink(image))
-    size = max(3, round(side * PAPER_REACH * OWN_PAPER)) | 1
     square = np.ones((size, size), np.uint8)
     paper = cv2.erode(cv2.dilate(darkest, square), square, borderType=cv2.BORDER_REPLICATE)
     drop = cv2.subtract(paper, darkest).astype(np.float32)
@@ -253,14 +252,15 @@ def _shade_taken_off(labels: np.ndarray, stats: np.ndarray, image: np.ndarray, s
     height = np.maximum(stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_WIDTH])
     large = np.flatnonzero(height > BLOB_HEIGHT[1] * side)
     large = large[large > 0]
-    margin = max(3, round(side * PAPER_REACH * OWN_PAPER))  # the closing's whole reach
+    # The closing reaches half its width out and half back: the crops look that far round.
+    size = margin = max(3, round(side * PAPER_REACH * OWN_PAPER)) | 1
     h, w = labels.shape
     more_stats, more_centroids = [np.empty((0, 5), np.int32)], [np.empty((0, 2))]
     for i in large:
         x, y, bw, bh, _ = stats[i]
         x0, y0 = max(0, x - margin), max(0, y - margin)
         x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
-        own = _ink_on_its_own_paper(image[y0:y1, x0:x1], side)
+        own = _ink_on_its_own_paper(image[y0:y1, x0:x1], size)
         left = cv2.compare(labels[y0:y1, x0:x1], int(i), cv2.CMP_EQ) & own
         _, parts, part_stats, part_centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
             left, 8, cv2.CV_32S, cv2.CCL_BBDT)

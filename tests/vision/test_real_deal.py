@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from scanner.cards import Card, parse_card
+from scanner.vision.synthetic.perturb import darker_midtones
 from scanner.vision.table import read_table
 
 PHOTO = Path(__file__).parents[1] / "fixtures" / "real-deal" / "whole-deal-four-hands.jpg"
@@ -22,13 +23,6 @@ def shrunk_to(photo: Path, share: float) -> np.ndarray:
     if share == 1.0:
         return image
     return cv2.resize(image, None, fx=share, fy=share, interpolation=cv2.INTER_AREA)
-
-
-def darker(image: np.ndarray, power: float) -> np.ndarray:
-    """The photo with its midtones darkened (a gamma of ``power``), as a dim room or an
-    underexposed phone photo gives; white and black stay where they are."""
-    levels = np.arange(256) / 255.0
-    return cv2.LUT(image, np.round(255 * levels ** power).astype(np.uint8))
 
 
 def labelled(photo: Path) -> set[Card]:
@@ -131,7 +125,7 @@ def test_cards_in_a_fans_shade_are_named_when_the_photo_s_midtones_are_dark():
     for ink and runs into the glyphs along its edge. With the shade measured against each
     card's own paper, 36 of the 44 cards showing an index are named; 28 without."""
     shown = labelled(ON_CORK)
-    found = read_table(darker(cv2.imread(str(ON_CORK)), 1.6))
+    found = read_table(darker_midtones(cv2.imread(str(ON_CORK)), 1.6))
     cards = [d.card for d in found if d.card is not None]
     assert len(cards) == len(set(cards)), "a card named twice"
     assert set(cards) <= shown

@@ -70,6 +70,12 @@ def perturb_jpeg(img: np.ndarray, rng: np.random.Generator, level: float) -> np.
     return jpeg_round_trip(img, round(92 - 72 * level * rng.uniform(0.7, 1.0)))
 
 
+def darker_midtones(img: np.ndarray, power: float) -> np.ndarray:
+    """The image with its midtones darkened by a gamma of ``power`` (over 1), as a dim room
+    or an underexposed phone photo gives them; white and black stay where they are."""
+    return cv2.LUT(img, (255 * (np.arange(256) / 255) ** power).astype(np.uint8))
+
+
 def jpeg_round_trip(img: np.ndarray, quality: int) -> np.ndarray:
     """The image as a JPEG file of this quality would give it back."""
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
