@@ -309,6 +309,8 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("shrunk to 60% (720 px)", lambda img: cv2.resize(img, None, fx=0.6, fy=0.6,
                                                       interpolation=cv2.INTER_AREA)),
     ("out of focus (blur σ 1.2 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 1.2)),
+    ("further out (blur σ 1.6 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 1.6)),
+    ("further still (blur σ 2 px)", lambda img: cv2.GaussianBlur(img, (0, 0), 2.0)),
     ("JPEG at quality 40", lambda img: jpeg_round_trip(img, 40)),
     ("darker midtones (gamma 1.3)", lambda img: darker_midtones(img, 1.3)),
     ("darker still (gamma 1.6)", lambda img: darker_midtones(img, 1.6)),

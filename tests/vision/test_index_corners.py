@@ -3,6 +3,7 @@ fan named as two cards (``scanner.vision.indices``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import cv2
@@ -11,7 +12,7 @@ import pytest
 
 from scanner.cards import parse_card
 from scanner.vision import indices
-from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW
+from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW, default_reader
 from scanner.vision.indices import (
     CORNER_LOOKS,
     RANK_AT,
@@ -19,7 +20,9 @@ from scanner.vision.indices import (
     IndexHit,
     _alike,
     _Blobs,
+    _cut_at,
     _each_card_once,
+    _edge_steepness,
     _glyph_sized,
     _in_a_grid,
     _in_a_pattern,
@@ -31,12 +34,14 @@ from scanner.vision.indices import (
     _read_again_alone,
     _read_both_ways_up,
     _sample,
+    _sharpened,
     _stock_gains,
     _stock_regions,
     _stock_top,
     _unclaimed,
     a_line_at_the_rank,
     corner_looks,
+    corner_names,
     find_index_corners,
     index_alone,
     second_look_names,
@@ -933,3 +938,38 @@ def test_a_corner_freed_of_shade_is_named_only_at_the_stricter_score():
     surely = NamesTheTenOfClubs(0.9995)
     assert near(find_index_corners(img, reader=surely), rank)
     assert not near(find_index_corners(img, reader=SURE_OF_EVERYTHING), rank)
+
+
+def an_edge_blurred_by(sigma: float) -> np.ndarray:
+    """A corner window with a straight edge of ink through its rank, blurred by ``sigma``."""
+    window = np.full((WINDOW[1], WINDOW[0], 3), 230, np.uint8)
+    window[:, :int(RANK_AT[0])] = 30
+    return cv2.GaussianBlur(window, (0, 0), sigma)
+
+
+def test_an_edge_blurred_further_is_measured_softer_as_a_blurred_step_rises():
+    """A step blurred by sigma pixels rises at most 1 / (sigma * 2.5) of its height a
+    pixel: the measure follows that once the blur is past a pixel."""
+    steepness = [_edge_steepness(an_edge_blurred_by(s)) for s in (0.5, 1.0, 1.5, 2.0, 3.0)]
+    assert steepness == sorted(steepness, reverse=True)
+    for sigma in (1.5, 2.0, 3.0):
+        assert abs(_edge_steepness(an_edge_blurred_by(sigma)) * sigma * 2.5 - 1) < 0.1
+
+
+REAL_DEAL = Path(__file__).parents[1] / "fixtures" / "real-deal" / "whole-deal-four-hands.jpg"
+
+
+def cut_and_read(photo: np.ndarray) -> tuple[indices._Cut, list]:
+    """The photo's index windows as searched at its own size, and what the net names."""
+    cut = _cut_at(photo, None, 1.0)
+    return cut, corner_names(*default_reader().probabilities(cut.windows), None)
+
+
+def test_a_photo_in_focus_is_searched_as_it_is_and_one_out_of_focus_sharpened():
+    photo = cv2.imread(str(REAL_DEAL))
+    assert _sharpened(*cut_and_read(photo)) is None
+    cut, named = cut_and_read(cv2.GaussianBlur(photo, (0, 0), 2.0))
+    again = _sharpened(cut, named)
+    assert again is not None
+    assert (np.median([_edge_steepness(w) for w in again.windows])
+            > np.median([_edge_steepness(w) for w in cut.windows]))
