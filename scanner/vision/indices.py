@@ -962,6 +962,17 @@ SHARPENING = 1.5  # the unsharp mask's weight at full
 # they did not show.
 SHARPENING_REACH = 1.5
 EDGE_REGION = (slice(10, 64), slice(4, 44))  # rows and columns round ``RANK_AT``
+# A window magnifies what it is cut round, and a small blob's window is soft however sharp
+# the photo: a red lattice back's diamonds, each pair read as an index at up to 0.98,
+# measured 0.16-0.41 close up in a poker-table photo in focus, and sharpened, one was named
+# as a card. So the photo itself must be soft too: the edges of its ink blobs, each
+# measured in the photo's pixels as a window's are (the steepest change of brightness
+# round the blob against its range), three quarters of them under ``FOCUSED_INK``. The
+# bidly deals as taken measure 0.50-0.70, the poker-table photos and the 748 tiles cut
+# closer from them 0.41 and up (that lattice 0.41); the deals blurred by 1.6 px 0.31-0.39,
+# by 2 px 0.26-0.34.
+FOCUSED_INK = 0.38
+FOCUSED_SHARE = 75  # percentile of the blobs' steepness held to ``FOCUSED_INK``
 
 
 def _edge_steepness(window: np.ndarray) -> float:
@@ -971,6 +982,26 @@ def _edge_steepness(window: np.ndarray) -> float:
                      cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 8
     low, high = np.percentile(grey, (5, 95))
     return float(np.percentile(steep, 99) / max(float(high - low), 1.0))
+
+
+def _ink_in_focus(cut: _Cut) -> bool:
+    """Whether the photo's ink blobs (a cut has some) have sharp edges, in the photo's own
+    pixels."""
+    grey = cv2.cvtColor(cut.work, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    steepness = []
+    for x, y, w, h, _ in cut.blobs.stats:
+        margin = max(2, int(0.3 * max(w, h)))
+        around = grey[max(0, y - margin):y + h + margin, max(0, x - margin):x + w + margin]
+        steepness.append(_steepness(around))
+    return bool(np.percentile(steepness, FOCUSED_SHARE) >= FOCUSED_INK)
+
+
+def _steepness(grey: np.ndarray) -> float:
+    """The steepest change of brightness in a grey patch, as a share of its range."""
+    steep = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
+                     cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    low, high = np.percentile(grey, (5, 95))
+    return float(steep.max() / max(float(high - low), 1.0))
 
 
 def _sharpened(cut: _Cut, named: list[tuple[Card | None, float]]) -> _Cut | None:
@@ -983,7 +1014,7 @@ def _sharpened(cut: _Cut, named: list[tuple[Card | None, float]]) -> _Cut | None
     if not read:
         return None
     steepness = float(np.median([_edge_steepness(cut.windows[i]) for i in read]))
-    if steepness >= SOFT_EDGES:
+    if steepness >= SOFT_EDGES or _ink_in_focus(cut):
         return None
     amount = SHARPENING * min(1.0, (SOFT_EDGES - steepness) / (SOFT_EDGES - BLURRED_EDGES))
     window_scale = float(np.median([np.hypot(*cut.transforms[i][:, 0]) for i in read]))

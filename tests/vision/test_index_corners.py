@@ -27,6 +27,7 @@ from scanner.vision.indices import (
     _in_a_grid,
     _in_a_pattern,
     _ink_blobs,
+    _ink_in_focus,
     _merged,
     _pairs,
     _pip_twins,
@@ -973,3 +974,25 @@ def test_a_photo_in_focus_is_searched_as_it_is_and_one_out_of_focus_sharpened():
     assert again is not None
     assert (np.median([_edge_steepness(w) for w in again.windows])
             > np.median([_edge_steepness(w) for w in cut.windows]))
+
+
+def a_red_lattice(blur: float) -> np.ndarray:
+    """A card back's fine red lattice close up, its diamonds 12 px tall, blurred by
+    ``blur`` pixels."""
+    img = np.full((1200, 1200, 3), 235, np.uint8)
+    for y in range(300, 900, 14):
+        for x in range(300, 900, 14):
+            diamond = np.array([[x, y - 6], [x + 4, y], [x, y + 6], [x - 4, y]], np.int32)
+            cv2.fillPoly(img, [diamond], (60, 40, 200))
+    return cv2.GaussianBlur(img, (0, 0), blur) if blur else img
+
+
+@pytest.mark.parametrize(("blur", "in_focus"), [(0.0, True), (1.2, False)])
+def test_a_photo_is_out_of_focus_only_when_its_ink_is_soft_in_its_own_pixels(blur, in_focus):
+    """A window magnifies what it is cut round, so a fine pattern's windows are soft in a
+    photo in focus; sharpened, a lattice back's diamonds were named as a card. Whether the
+    photo is out of focus is judged on its ink's edges in its own pixels."""
+    photo = a_red_lattice(blur)
+    stats = _ink_blobs(photo)[0]
+    cut = SimpleNamespace(work=photo, blobs=SimpleNamespace(stats=stats))
+    assert _ink_in_focus(cut) == in_focus
