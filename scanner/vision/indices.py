@@ -976,12 +976,10 @@ FOCUSED_SHARE = 75  # percentile of the blobs' steepness held to ``FOCUSED_INK``
 
 
 def _edge_steepness(window: np.ndarray) -> float:
-    """The steepest change of brightness round a window's rank, as a share of its range."""
-    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY).astype(np.float32)[EDGE_REGION]
-    steep = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
-                     cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 8
-    low, high = np.percentile(grey, (5, 95))
-    return float(np.percentile(steep, 99) / max(float(high - low), 1.0))
+    """The steepest change of brightness round a window's rank (its 99th percentile), as a
+    share of its range."""
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return _steepness(grey[EDGE_REGION], 99)
 
 
 def _ink_in_focus(cut: _Cut) -> bool:
@@ -1000,12 +998,13 @@ def _ink_in_focus(cut: _Cut) -> bool:
     return bool(np.percentile(steepness, FOCUSED_SHARE) * enlarged >= FOCUSED_INK)
 
 
-def _steepness(grey: np.ndarray) -> float:
-    """The steepest change of brightness in a grey patch, as a share of its range."""
+def _steepness(grey: np.ndarray, percentile: float = 100) -> float:
+    """The steepest change of brightness in a grey patch (a percentile of it, the very
+    steepest by default), as a share of its range from dark to light; a pixel apart."""
     steep = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
                      cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 8
     low, high = np.percentile(grey, (5, 95))
-    return float(steep.max() / max(float(high - low), 1.0))
+    return float(np.percentile(steep, percentile) / max(float(high - low), 1.0))
 
 
 def _sharpened(cut: _Cut, named: list[tuple[Card | None, float]]) -> _Cut | None:
