@@ -983,19 +983,16 @@ def _edge_steepness(window: np.ndarray) -> float:
 
 
 def _ink_in_focus(cut: _Cut) -> bool:
-    """Whether the photo's ink blobs (a cut has some) have sharp edges, in the photo's own
-    pixels or the searched photo's, whichever are coarser."""
+    """Whether the photo's ink blobs (a cut has some) have sharp edges, in the searched
+    photo's own pixels (a photo enlarged to be searched is soft by that too: a small photo
+    out of focus is soft in its windows and its pixels both)."""
     grey = cv2.cvtColor(cut.work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     steepness = []
     for x, y, w, h, _ in cut.blobs.stats:
         margin = max(2, int(0.3 * max(w, h)))
         around = grey[max(0, y - margin):y + h + margin, max(0, x - margin):x + w + margin]
         steepness.append(_steepness(around))
-    # A photo enlarged to be searched is soft by that enlargement, not the camera's: its
-    # edges' steepness is taken back to its own pixels, as given (a 224 px crop of the CC0
-    # set, enlarged 5.4 times, was sharpened and lost the king it named surely).
-    enlarged = max(cut.scale, 1.0)
-    return bool(np.percentile(steepness, FOCUSED_SHARE) * enlarged >= FOCUSED_INK)
+    return bool(np.percentile(steepness, FOCUSED_SHARE) >= FOCUSED_INK)
 
 
 def _steepness(grey: np.ndarray, percentile: float = 100) -> float:
@@ -1081,15 +1078,19 @@ def index_windows(image: np.ndarray) -> list[np.ndarray]:
 def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
                known: Sequence[np.ndarray], enlarge: bool = True) -> list[_Proposal]:
     """Every pair of ink blobs placed as an index is, cut out upright and read, from the
-    photo sharpened first if it is out of focus (``_sharpened``); those the net names a
-    card on."""
+    photo sharpened if it is out of focus (``_sharpened``) and that costs no sure read;
+    those the net names a card on."""
     cut = _cut(image, known, enlarge)
     if cut is None:
         return []
     named = corner_names(*reader.probabilities(cut.windows), letters)
     sharpened = _sharpened(cut, named)
     if sharpened is not None:
-        cut, named = sharpened, corner_names(*reader.probabilities(sharpened.windows), letters)
+        named_sharpened = corner_names(*reader.probabilities(sharpened.windows), letters)
+        # Sharpening must not cost sure reads: a 224 px crop, soft only by its enlargement
+        # to be searched, named its king surely as it was and not at all sharpened.
+        if _sure(named_sharpened, reader) >= _sure(named, reader):
+            cut, named = sharpened, named_sharpened
     windows = cut.windows
     read_alone = _read_again_alone(windows, named, letters, reader)
     w, h = WINDOW
@@ -1112,6 +1113,11 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
                              bool(freed[a] or freed[b]), bool(cut.patterned[a]),
                              i in read_alone))
     return out
+
+
+def _sure(named: list[tuple[Card | None, float]], reader: CornerReader) -> int:
+    """How many windows name a card at the score for a corner read alone."""
+    return sum(card is not None and score >= reader.calibration.corner for card, score in named)
 
 
 def _motifs(windows: list[np.ndarray], named: list[tuple[Card | None, float]],

@@ -154,3 +154,14 @@ def test_a_deal_out_of_focus_names_only_cards_it_shows():
     assert len(cards) == len(set(cards)), "a card named twice"
     assert set(cards) <= shown
     assert len(cards) >= 0.7 * len(shown)
+
+
+def test_a_small_photo_out_of_focus_is_searched_sharpened():
+    """The four-hand deal taken at 720 px and blurred by 1.2 px: enlarged to be searched,
+    its indices are as soft as the full photo's blurred by 2 px. The code before named
+    21 cards; sharpened, it names 40, none twice."""
+    small = shrunk_to(PHOTO, 0.6)
+    cards = [d.card for d in read_table(cv2.GaussianBlur(small, (0, 0), 1.2))
+             if d.card is not None]
+    assert len(cards) == len(set(cards)), "a card named twice"
+    assert len(cards) >= 0.7 * 52
