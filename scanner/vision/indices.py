@@ -983,9 +983,9 @@ def _edge_steepness(window: np.ndarray) -> float:
 
 
 def _ink_in_focus(cut: _Cut) -> bool:
-    """Whether the photo's ink blobs (a cut has some) have sharp edges, in the searched
-    photo's own pixels (a photo enlarged to be searched is soft by that too: a small photo
-    out of focus is soft in its windows and its pixels both)."""
+    """Whether the photo's ink blobs (a cut has some) have sharp edges, in the pixels of
+    the photo as searched: a small photo enlarged to be searched counts as soft when it is
+    soft against its indices (``_proposals`` keeps any sure read sharpening would cost)."""
     grey = cv2.cvtColor(cut.work, cv2.COLOR_BGR2GRAY).astype(np.float32)
     steepness = []
     for x, y, w, h, _ in cut.blobs.stats:
