@@ -1069,8 +1069,9 @@ def _cut_at(work: np.ndarray, skip: np.ndarray | None, scale: float) -> _Cut | N
 
 
 def index_windows(image: np.ndarray) -> list[np.ndarray]:
-    """Every window the table view would read in a photo: each pair of ink blobs placed as
-    an index is, cut out upright."""
+    """Every window the table view would read first in a photo: each pair of ink blobs
+    placed as an index is, cut out upright (a photo out of focus is then read again
+    sharpened: ``_sharpened``)."""
     cut = _cut(image)
     return [] if cut is None else cut.windows
 
