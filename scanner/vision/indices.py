@@ -208,10 +208,14 @@ def _ink_on_stock(image: np.ndarray, side: int, top: float) -> np.ndarray:
              & cv2.compare(paper_level, float(SHADOW_FLOOR * top), cv2.CMP_GE)
              & cv2.compare(paper_level, brightest.astype(np.float32) * np.float32(NEUTRAL),
                            cv2.CMP_GE))
-    # Ink is a drop below the paper around it in proportion to that paper: a shadow
-    # dims ink and paper alike.
+    return _ink_below(paper, darkest) & stock
+
+
+def _ink_below(paper: np.ndarray, darkest: np.ndarray) -> np.ndarray:
+    """Which pixels are ink below the ``paper`` level given for each: ink is a drop below
+    the paper in proportion to that paper, for a shadow dims ink and paper alike."""
     drop = cv2.subtract(paper, darkest).astype(np.float32)
-    return cv2.compare(drop, paper_level * np.float32(INK_DROP), cv2.CMP_GE) & stock
+    return cv2.compare(drop, paper.astype(np.float32) * np.float32(INK_DROP), cv2.CMP_GE)
 
 
 # In a fan each card lies a little in the shade of the one over it. Beside the brighter
@@ -238,8 +242,7 @@ def _ink_on_its_own_paper(image: np.ndarray, size: int) -> np.ndarray:
     darkest = cv2.bitwise_not(ink(image))
     square = np.ones((size, size), np.uint8)
     paper = cv2.erode(cv2.dilate(darkest, square), square, borderType=cv2.BORDER_REPLICATE)
-    drop = cv2.subtract(paper, darkest).astype(np.float32)
-    return cv2.compare(drop, paper.astype(np.float32) * np.float32(INK_DROP), cv2.CMP_GE)
+    return _ink_below(paper, darkest)
 
 
 def _shade_taken_off(labels: np.ndarray, stats: np.ndarray, image: np.ndarray, side: int

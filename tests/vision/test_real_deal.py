@@ -132,16 +132,16 @@ def test_cards_in_a_fans_shade_are_named_when_the_photo_s_midtones_are_dark():
     assert len(cards) >= 0.75 * len(shown)
 
 
-def blurred(photo: Path, sigma: float) -> np.ndarray:
+def blurred(image: np.ndarray, sigma: float) -> np.ndarray:
     """The photo as a camera out of focus takes it: blurred by ``sigma`` pixels."""
-    return cv2.GaussianBlur(cv2.imread(str(photo)), (0, 0), sigma)
+    return cv2.GaussianBlur(image, (0, 0), sigma)
 
 
 def test_a_whole_deal_out_of_focus_is_searched_sharpened():
     """The four-hand deal blurred by 2 px: its indices' edges are soft, and the net, which
     saw little blur that strong in training, names 26 cards. Sharpened as much as its
     edges are soft before it is searched, the photo names 42, none twice."""
-    cards = [d.card for d in read_table(blurred(PHOTO, 2.0)) if d.card is not None]
+    cards = [d.card for d in read_table(blurred(cv2.imread(str(PHOTO)), 2.0)) if d.card is not None]
     assert len(cards) == len(set(cards)), "a card named twice"
     assert len(cards) >= 0.75 * 52
 
@@ -150,7 +150,8 @@ def test_a_deal_out_of_focus_names_only_cards_it_shows():
     """The deal on cork blurred by 2 px: 4 of its 44 cards were named, now 34, each a card
     the photo shows, none twice."""
     shown = labelled(ON_CORK)
-    cards = [d.card for d in read_table(blurred(ON_CORK, 2.0)) if d.card is not None]
+    cards = [d.card for d in read_table(blurred(cv2.imread(str(ON_CORK)), 2.0))
+             if d.card is not None]
     assert len(cards) == len(set(cards)), "a card named twice"
     assert set(cards) <= shown
     assert len(cards) >= 0.7 * len(shown)
@@ -160,8 +161,7 @@ def test_a_small_photo_out_of_focus_is_searched_sharpened():
     """The four-hand deal taken at 720 px and blurred by 1.2 px: enlarged to be searched,
     its indices are as soft as the full photo's blurred by 2 px. The code before named
     21 cards; sharpened, it names 40, none twice."""
-    small = shrunk_to(PHOTO, 0.6)
-    cards = [d.card for d in read_table(cv2.GaussianBlur(small, (0, 0), 1.2))
+    cards = [d.card for d in read_table(blurred(shrunk_to(PHOTO, 0.6), 1.2))
              if d.card is not None]
     assert len(cards) == len(set(cards)), "a card named twice"
     assert len(cards) >= 0.7 * 52
