@@ -28,8 +28,8 @@
   glyphs (``train_motifs.backs_on_a_table``), and read by the table view: any card named
   is a back read as a face.
 - ``--degraded``: with ``--deals``, each photo is also read as a phone might have taken it
-  worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones; one
-  line each, the whole set's cards named right, wrong and twice.
+  worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones, under
+  a warm lamp; one line each, the whole set's cards named right, wrong and twice.
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
   by the table view: any card named that the photo's labels do not hold is wrong.
@@ -63,7 +63,7 @@ from scanner.vision.index import canonical
 from scanner.vision.profile import DeckProfile, ProfileError, learn, learn_order
 from scanner.vision.reading import Reading
 from scanner.vision.synthetic import render
-from scanner.vision.synthetic.perturb import darker_midtones, jpeg_round_trip
+from scanner.vision.synthetic.perturb import darker_midtones, jpeg_round_trip, under_a_lamp
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
 from scanner.vision.training.real_cards import (
@@ -314,6 +314,10 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("JPEG at quality 40", lambda img: jpeg_round_trip(img, 40)),
     ("darker midtones (gamma 1.3)", lambda img: darker_midtones(img, 1.3)),
     ("darker still (gamma 1.6)", lambda img: darker_midtones(img, 1.6)),
+    # A lamp's light with the camera balanced for daylight, as a phone that balances only
+    # part of the way leaves it: white card orange.
+    ("under a 3,500 K lamp", lambda img: under_a_lamp(img, 3500)),
+    ("under a 2,700 K household bulb", lambda img: under_a_lamp(img, 2700)),
 )
 
 

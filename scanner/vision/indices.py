@@ -297,25 +297,44 @@ def _sample(image: np.ndarray) -> np.ndarray:
 # Under a warm lamp, white stock is a good deal dimmer in blue than in red, and would fail
 # the test of being as bright in its darkest channel as in its brightest (``NEUTRAL``).
 # The brightest stock in the photo shows the light's colour, and each channel is scaled to
-# make it grey. A colour further off grey than this is a coloured table's, not a lamp's on
-# white card: a tungsten lamp at night leaves white card at about 0.7.
-LAMP_CAST = 0.6
-# A cast milder than this leaves white stock well inside ``NEUTRAL`` and is left alone:
-# scaling would only move the edges of the ink a little.
+# make it grey. A cast milder than this leaves white stock well inside ``NEUTRAL`` and is
+# left alone: scaling would only move the edges of the ink a little.
 MILD_CAST = 0.9
+# A colour further off grey than this may be any light's; beyond it, down to
+# ``DEEP_LAMP_CAST``, only a lamp's, which lies on the black-body line (``_a_lamps_colour``).
+# White card under a lamp, photographed with the camera balanced for daylight
+# (``synthetic.perturb.lamp_colour``): 0.65 at 4,000 K, 0.43 at 3,000 K, 0.35 at 2,700 K
+# (a household bulb), 0.26 at 2,400 K. A phone balances most of that out, but not all,
+# and a photo past 0.6 named nothing. A green cloth or a red back is off that line; a
+# wooden or cork table is on it, and is taken for a lamp's light when no card is brighter.
+LAMP_CAST = 0.6
+DEEP_LAMP_CAST = 0.25
+# On the black-body line green lies near the geometric mean of blue and red: 0.95 at
+# 10,000 K, 1.0 by daylight, 1.15 at 2,700 K, 1.24 at 2,400 K.
+LAMP_GREEN = (0.9, 1.3)
 BRIGHTEST_SHARE = 1.0  # percent of the sampled pixels, brightest in their darkest channel
 
 
 def _stock_gains(sample: np.ndarray) -> np.ndarray | None:
     """Per channel (B, G, R), what to scale the photo whose ``_sample`` this is by, so that
     its brightest stock is grey; None when it is near enough grey (``MILD_CAST``), or when
-    its colour is no lamp's (``LAMP_CAST``)."""
+    its colour is no light's (``LAMP_CAST``, ``DEEP_LAMP_CAST``)."""
     darkest = cv2.bitwise_not(ink(sample))
     (level,) = percentiles(darkest, (100 - BRIGHTEST_SHARE,))
     colour = np.array(cv2.mean(sample, cv2.compare(darkest, level, cv2.CMP_GE))[:3])
-    if colour.max() <= 0 or not LAMP_CAST <= colour.min() / colour.max() < MILD_CAST:
+    if colour.min() <= 0:
+        return None
+    cast = colour.min() / colour.max()
+    if cast >= MILD_CAST or cast < DEEP_LAMP_CAST or (
+            cast < LAMP_CAST and not _a_lamps_colour(colour)):
         return None
     return colour.min() / colour
+
+
+def _a_lamps_colour(colour: np.ndarray) -> bool:
+    """Whether a colour (B, G, R) lies near the black-body line, as a lamp's light does."""
+    blue, green, red = colour
+    return LAMP_GREEN[0] <= green / np.sqrt(blue * red) <= LAMP_GREEN[1]
 
 
 def _balanced(image: np.ndarray, gains: np.ndarray | None) -> np.ndarray:

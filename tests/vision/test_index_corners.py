@@ -47,6 +47,7 @@ from scanner.vision.indices import (
     index_alone,
     second_look_names,
 )
+from scanner.vision.synthetic.perturb import lamp_colour, under_a_lamp
 from scanner.vision.table import read_single_card
 
 
@@ -358,9 +359,27 @@ def test_an_index_on_white_card_under_a_warm_lamp_is_still_found():
         assert np.linalg.norm(centroids - rank, axis=1).min() < 4
 
 
-def test_a_coloured_table_is_no_lamps_light_on_white_card():
-    cork = np.full((100, 100, 3), (80, 130, 170), np.uint8)
-    assert _stock_gains(cork) is None
+def test_a_green_cloth_or_a_coloured_back_is_no_lamps_light_on_white_card():
+    """A lamp's light lies on the black-body line, where green sits near the geometric mean
+    of blue and red; a green cloth's is far above it, a red back's far below."""
+    for colour in ((60, 120, 40), (40, 40, 180), (150, 80, 170)):
+        assert _stock_gains(np.full((100, 100, 3), colour, np.uint8)) is None, colour
+
+
+@pytest.mark.parametrize("kelvin", [2500, 2700, 3000, 3500])
+def test_white_card_under_a_household_lamp_is_scaled_back_to_grey(kelvin):
+    """A camera balanced for daylight, or a phone that balances only part of the way,
+    leaves white card under a bulb far warmer than the 0.6 any light may be: 0.35 at
+    2,700 K. On the black-body line the finder still takes it for the lamp's light."""
+    lamp = lamp_colour(kelvin)
+    card = under_a_lamp(np.full((100, 100, 3), 235, np.uint8), kelvin)
+    assert _stock_gains(card) == pytest.approx(lamp.min() / lamp, abs=0.02)
+
+
+def test_a_colour_off_grey_past_any_lamp_is_no_white_card():
+    """A candle's 2,000 K leaves white card at 0.09 in blue: nothing so far off grey is
+    taken for card stock."""
+    assert _stock_gains(under_a_lamp(np.full((100, 100, 3), 235, np.uint8), 2000)) is None
 
 
 def test_a_light_near_enough_grey_is_left_alone():

@@ -76,6 +76,47 @@ def darker_midtones(img: np.ndarray, power: float) -> np.ndarray:
     return cv2.LUT(img, (255 * (np.arange(256) / 255) ** power).astype(np.uint8))
 
 
+# XYZ to linear sRGB (IEC 61966-2-1), rows R, G, B.
+_XYZ_TO_SRGB = np.array([[3.2406, -1.5372, -0.4986],
+                         [-0.9689, 1.8758, 0.0415],
+                         [0.0557, -0.2040, 1.0570]])
+
+
+def lamp_colour(kelvin: float) -> np.ndarray:
+    """The colour (B, G, R, in 0..1, brightest 1) white card takes under a black-body
+    light of this temperature when the camera is balanced for daylight, as sRGB encodes
+    it: a household bulb (2,700 K) gives about (0.35, 0.68, 1.0).
+
+    The light's chromaticity is Kim et al.'s cubic fit to the Planckian locus (1,667 to
+    25,000 K)."""
+    if not 1667 <= kelvin <= 25000:
+        raise ValueError(f"{kelvin} K: the fit holds from 1,667 to 25,000 K")
+    t = float(kelvin)
+    if t <= 4000:
+        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
+    else:
+        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
+    if t <= 2222:
+        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
+    elif t <= 4000:
+        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
+    else:
+        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
+    rgb = np.clip(_XYZ_TO_SRGB @ np.array([x / y, 1.0, (1 - x - y) / y]), 0, None)
+    rgb /= rgb.max()
+    encoded = np.where(rgb <= 0.0031308, 12.92 * rgb, 1.055 * rgb ** (1 / 2.4) - 0.055)
+    return encoded[::-1]
+
+
+def under_a_lamp(img: np.ndarray, kelvin: float) -> np.ndarray:
+    """The image as if lit by a lamp of this temperature, the camera balanced for daylight.
+
+    Light scales each channel; sRGB's curve is close to a power, under which scaling the
+    light scales the encoded value too, so each channel is scaled by the lamp's encoded
+    colour."""
+    return cv2.transform(img, np.diag(lamp_colour(kelvin)).astype(np.float32))
+
+
 def jpeg_round_trip(img: np.ndarray, quality: int) -> np.ndarray:
     """The image as a JPEG file of this quality would give it back."""
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
