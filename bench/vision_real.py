@@ -29,7 +29,8 @@
   is a back read as a face.
 - ``--degraded``: with ``--deals``, each photo is also read as a phone might have taken it
   worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones, under
-  a warm lamp; one line each, the whole set's cards named right, wrong and twice.
+  a warm lamp or two lights of different colours; one line each, the whole set's cards
+  named right, wrong and twice.
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
   by the table view: any card named that the photo's labels do not hold is wrong.
@@ -63,7 +64,12 @@ from scanner.vision.index import canonical
 from scanner.vision.profile import DeckProfile, ProfileError, learn, learn_order
 from scanner.vision.reading import Reading
 from scanner.vision.synthetic import render
-from scanner.vision.synthetic.perturb import darker_midtones, jpeg_round_trip, under_a_lamp
+from scanner.vision.synthetic.perturb import (
+    darker_midtones,
+    jpeg_round_trip,
+    lamp_and_daylight,
+    under_a_lamp,
+)
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
 from scanner.vision.training.real_cards import (
@@ -318,6 +324,7 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     # part of the way leaves it: white card orange.
     ("under a 3,500 K lamp", lambda img: under_a_lamp(img, 3500)),
     ("under a 2,700 K household bulb", lambda img: under_a_lamp(img, 2700)),
+    ("a 3,000 K lamp left, daylight right", lambda img: lamp_and_daylight(img, 3000)),
 )
 
 

@@ -62,7 +62,7 @@ from .corner_net import (
 )
 from .glyphs import meanings
 from .index import INK_DROP, ink
-from .levels import percentiles
+from .levels import percentiles, row_percentiles
 from .motifs import default_motif_reader
 
 # Where a flattened card's index lies in its canonical corner window (x, y in canonical
@@ -146,12 +146,12 @@ def _ink_blobs(image: np.ndarray, skip: np.ndarray | None = None
     ``skip`` are searched (``_stock_regions``)."""
     side = max(image.shape[:2])
     sample = _sample(image)
-    gains = _stock_gains(sample)
-    sample = _balanced(sample, gains)
+    light = _light(sample, image.shape)
+    sample = light.balanced(sample, step=STOCK_STEP)
     top = _stock_top(sample)
     found_stats, found_centroids, found_freed, found_intact, found_shaded = [], [], [], [], []
     for x, y, w, h in _stock_regions(sample, image.shape[:2], skip, top):
-        crop = _balanced(image[y:y + h, x:x + w], gains)
+        crop = light.balanced(image[y:y + h, x:x + w], x, y)
         inked = _ink_on_stock(crop, side, top)
         if skip is not None:
             inked[skip[y:y + h, x:x + w] != 0] = 0
@@ -315,18 +315,24 @@ LAMP_GREEN = (0.9, 1.3)
 BRIGHTEST_SHARE = 1.0  # percent of the sampled pixels, brightest in their darkest channel
 
 
-def _stock_gains(sample: np.ndarray) -> np.ndarray | None:
-    """Per channel (B, G, R), what to scale the photo whose ``_sample`` this is by, so that
-    its brightest stock is grey; None when it is near enough grey (``MILD_CAST``), or when
-    its colour is no light's (``LAMP_CAST``, ``DEEP_LAMP_CAST``)."""
+def _brightest_colour(sample: np.ndarray) -> np.ndarray:
+    """The mean colour (B, G, R) of the pixels of a ``_sample`` brightest in their darkest
+    channel (``BRIGHTEST_SHARE``)."""
     darkest = cv2.bitwise_not(ink(sample))
     (level,) = percentiles(darkest, (100 - BRIGHTEST_SHARE,))
-    colour = np.array(cv2.mean(sample, cv2.compare(darkest, level, cv2.CMP_GE))[:3])
+    return np.array(cv2.mean(sample, cv2.compare(darkest, level, cv2.CMP_GE))[:3])
+
+
+def _gains_for(colour: np.ndarray) -> np.ndarray | None:
+    """Per channel (B, G, R), what to scale stock of this colour by to make it grey: ones
+    for a colour near enough grey (``MILD_CAST``); None for one that is no light's
+    (``LAMP_CAST``, ``DEEP_LAMP_CAST``)."""
     if colour.min() <= 0:
         return None
     cast = colour.min() / colour.max()
-    if cast >= MILD_CAST or cast < DEEP_LAMP_CAST or (
-            cast < LAMP_CAST and not _a_lamps_colour(colour)):
+    if cast >= MILD_CAST:
+        return np.ones(3)
+    if cast < DEEP_LAMP_CAST or (cast < LAMP_CAST and not _a_lamps_colour(colour)):
         return None
     return colour.min() / colour
 
@@ -337,11 +343,85 @@ def _a_lamps_colour(colour: np.ndarray) -> bool:
     return LAMP_GREEN[0] <= green / np.sqrt(blue * red) <= LAMP_GREEN[1]
 
 
-def _balanced(image: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
-    """The image with each channel scaled by ``gains`` (only ever down: nothing clips)."""
-    if gains is None:
-        return image
-    return cv2.transform(image, np.diag(gains).astype(np.float32))
+# A lamp on one side and daylight on the other light card stock in two colours, and no one
+# scaling makes both grey. The photo is cut into this many cells along its long side, and
+# the brightest stock of each shows the light there.
+LIGHT_CELLS = 6
+# A cell's brightest stock is card under another light only when it is about as bright, in
+# its brightest channel, as the photo's brightest stock: white card is the brightest thing
+# on a table under any light, and a wooden table beside it, lit by the same lamp, is far
+# dimmer than that (0.57 and 0.74 of it in two real photos).
+BRIGHT_AS_STOCK = 0.85
+
+
+@dataclass(frozen=True)
+class _Light:
+    """What to scale each channel of a photo by to make its card stock grey: one gain per
+    channel for the whole photo (``gains``; None: none needed), or, where lights of
+    different colours fall on it, one per pixel (``spread``: rows × columns × B, G, R)."""
+
+    gains: np.ndarray | None
+    spread: np.ndarray | None = None
+
+    def balanced(self, image: np.ndarray, x: int = 0, y: int = 0, step: int = 1
+                 ) -> np.ndarray:
+        """``image``, the part of the photo at (``x``, ``y``), or every ``step``-th pixel
+        of it (``_sample``), scaled: only ever down, so nothing clips."""
+        if self.spread is not None:
+            h, w = image.shape[:2]
+            gains = np.ascontiguousarray(self.spread[y::step, x::step][:h, :w])
+            return cv2.multiply(image, gains, dtype=cv2.CV_8U)
+        if self.gains is None:
+            return image
+        return cv2.transform(image, np.diag(self.gains).astype(np.float32))
+
+
+def _light(sample: np.ndarray, shape: tuple[int, ...]) -> _Light:
+    """How the photo of ``shape`` whose ``_sample`` this is is lit (``_Light``): by the
+    colour of its brightest stock; or, where that leaves some cell's brightest stock short
+    of white (``NEUTRAL``), cell by cell, each cell not near grey by the colour of its own
+    brightest stock, when that is a light's and about as bright as the photo's
+    (``BRIGHT_AS_STOCK``), the cells' gains spread smoothly between their centres."""
+    colour = _brightest_colour(sample)
+    gains = _gains_for(colour)
+    if gains is not None and bool(np.all(gains == 1)):
+        gains = None
+    whole = np.ones(3) if gains is None else gains
+    colours = _cells_brightest_colours(sample)
+    cells = np.tile(whole, (*colours.shape[:2], 1)).astype(np.float32)
+    seen = colours * whole
+    lit = ((seen.min(axis=2) < MILD_CAST * seen.max(axis=2))
+           & (colours.max(axis=2) >= BRIGHT_AS_STOCK * colour.max()))
+    other = False
+    for row, col in zip(*np.nonzero(lit), strict=True):
+        own = _gains_for(colours[row, col])
+        if own is not None:
+            cells[row, col] = own
+            # Short of white, this cell's stock would not be searched under the photo's
+            # light; short only of grey, it would, and is left as the photo's light
+            # leaves it unless another cell is short of white.
+            other |= bool(seen[row, col].min() < NEUTRAL * seen[row, col].max())
+    if not other:
+        return _Light(gains)
+    return _Light(gains, cv2.resize(cells, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR))
+
+
+def _cells_brightest_colours(sample: np.ndarray) -> np.ndarray:
+    """``_brightest_colour`` of each of ``LIGHT_CELLS`` square cells along the ``_sample``'s
+    long side (rows × columns × B, G, R; the last row and column may be cut short), all
+    at once."""
+    h, w = sample.shape[:2]
+    size = -(-max(h, w) // LIGHT_CELLS)
+    rows, cols = -(-h // size), -(-w // size)
+    cell = (np.arange(h)[:, None] // size) * cols + np.arange(w)[None, :] // size
+    darkest = cv2.bitwise_not(ink(sample))
+    counts = np.bincount((cell * 256 + darkest).ravel(), minlength=rows * cols * 256)
+    levels = row_percentiles(counts.reshape(rows * cols, 256), 100 - BRIGHTEST_SHARE)
+    brightest = (darkest >= levels[cell]).ravel()
+    at = cell.ravel()[brightest]
+    pixels = sample.reshape(-1, 3)[brightest].astype(np.float64)
+    sums = np.stack([np.bincount(at, pixels[:, k], rows * cols) for k in range(3)], axis=1)
+    return (sums / np.bincount(at, minlength=rows * cols)[:, None]).reshape(rows, cols, 3)
 
 
 def _stock_top(sample: np.ndarray) -> float:

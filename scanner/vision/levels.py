@@ -54,11 +54,32 @@ def histogram_percentiles(counts: np.ndarray, shares: Sequence[float]) -> list[f
         below = int(np.floor(position))
         above = min(below + 1, last)
         low, high = (float(v) for v in np.searchsorted(cumulative, (below, above), side="right"))
-        fraction = position - below
-        # numpy's own interpolation, from whichever end is nearer, so the floats match.
-        out.append(low + (high - low) * fraction if fraction < 0.5
-                   else high - (high - low) * (1 - fraction))
+        out.append(float(_between(low, high, position - below)))
     return out
+
+
+def row_percentiles(counts: np.ndarray, share: float) -> np.ndarray:
+    """``histogram_percentiles`` of each row of ``counts`` (histograms × 256), at one
+    ``share``, all at once."""
+    cumulative = np.cumsum(counts, axis=1)
+    if not cumulative[:, -1].all():
+        raise ValueError("percentiles of no pixels")
+    last = cumulative[:, -1] - 1
+    position = share / 100 * last
+    below = np.floor(position)
+    above = np.minimum(below + 1, last)
+    # Where each order statistic falls: how many cumulative counts lie at or below it.
+    low = (cumulative <= below[:, None]).sum(axis=1).astype(float)
+    high = (cumulative <= above[:, None]).sum(axis=1).astype(float)
+    return _between(low, high, position - below)
+
+
+def _between(low: float | np.ndarray, high: float | np.ndarray,
+             fraction: float | np.ndarray) -> np.ndarray:
+    """numpy's own interpolation between two neighbouring order statistics, from whichever
+    end is nearer, so the floats match ``np.percentile``'s."""
+    return np.where(fraction < 0.5, low + (high - low) * fraction,
+                    high - (high - low) * (1 - fraction))
 
 
 def levels_below(pixels: np.ndarray, shares: Sequence[float]) -> list[float]:

@@ -15,6 +15,7 @@ from scanner.vision import indices
 from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW, default_reader
 from scanner.vision.indices import (
     CORNER_LOOKS,
+    NEUTRAL,
     RANK_AT,
     SUIT_AT,
     IndexHit,
@@ -28,6 +29,7 @@ from scanner.vision.indices import (
     _in_a_pattern,
     _ink_blobs,
     _ink_in_focus,
+    _light,
     _merged,
     _pairs,
     _pip_twins,
@@ -36,7 +38,6 @@ from scanner.vision.indices import (
     _read_both_ways_up,
     _sample,
     _sharpened,
-    _stock_gains,
     _stock_regions,
     _stock_top,
     _unclaimed,
@@ -47,7 +48,7 @@ from scanner.vision.indices import (
     index_alone,
     second_look_names,
 )
-from scanner.vision.synthetic.perturb import lamp_colour, under_a_lamp
+from scanner.vision.synthetic.perturb import lamp_and_daylight, lamp_colour, under_a_lamp
 from scanner.vision.table import read_single_card
 
 
@@ -343,6 +344,11 @@ def test_parts_to_search_are_merged_until_none_overlap():
     assert sorted(_merged(boxes)) == [(0, 0, 30, 10), (50, 50, 60, 60)]
 
 
+def gains_for(photo: np.ndarray) -> np.ndarray | None:
+    """What the finder scales a photo's channels by, throughout, to make its stock grey."""
+    return _light(photo, photo.shape).gains
+
+
 def under_a_warm_lamp(img: np.ndarray, blue: float = 0.68, green: float = 0.85) -> np.ndarray:
     """The photo as a tungsten lamp lights it: white card comes out orange."""
     return np.clip(img * np.array([blue, green, 1.0]), 0, 255).astype(np.uint8)
@@ -363,7 +369,7 @@ def test_a_green_cloth_or_a_coloured_back_is_no_lamps_light_on_white_card():
     """A lamp's light lies on the black-body line, where green sits near the geometric mean
     of blue and red; a green cloth's is far above it, a red back's far below."""
     for colour in ((60, 120, 40), (40, 40, 180), (150, 80, 170)):
-        assert _stock_gains(np.full((100, 100, 3), colour, np.uint8)) is None, colour
+        assert gains_for(np.full((100, 100, 3), colour, np.uint8)) is None, colour
 
 
 @pytest.mark.parametrize("kelvin", [2500, 2700, 3000, 3500])
@@ -373,20 +379,44 @@ def test_white_card_under_a_household_lamp_is_scaled_back_to_grey(kelvin):
     2,700 K. On the black-body line the finder still takes it for the lamp's light."""
     lamp = lamp_colour(kelvin)
     card = under_a_lamp(np.full((100, 100, 3), 235, np.uint8), kelvin)
-    assert _stock_gains(card) == pytest.approx(lamp.min() / lamp, abs=0.02)
+    assert gains_for(card) == pytest.approx(lamp.min() / lamp, abs=0.02)
 
 
 def test_a_colour_off_grey_past_any_lamp_is_no_white_card():
     """A candle's 2,000 K leaves white card at 0.09 in blue: nothing so far off grey is
     taken for card stock."""
-    assert _stock_gains(under_a_lamp(np.full((100, 100, 3), 235, np.uint8), 2000)) is None
+    assert gains_for(under_a_lamp(np.full((100, 100, 3), 235, np.uint8), 2000)) is None
 
 
 def test_a_light_near_enough_grey_is_left_alone():
     stock = np.full((100, 100, 3), (222, 230, 238), np.uint8)
-    assert _stock_gains(stock) is None
+    assert gains_for(stock) is None
     orange = under_a_warm_lamp(np.full((100, 100, 3), 235, np.uint8))
-    assert _stock_gains(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
+    assert gains_for(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
+
+
+def test_card_under_a_lamp_on_one_side_and_daylight_on_the_other_is_made_grey_on_both():
+    """No one scaling makes white card white enough for stock (``NEUTRAL``) under two
+    lights of different colours: each part of the photo is scaled by the colour of its
+    own brightest stock."""
+    card = lamp_and_daylight(np.full((240, 480, 3), 235, np.uint8), 3000)
+    gains = gains_for(card)
+    whole = card.astype(float) * (1 if gains is None else gains)
+    assert whole[120, 10].min() < NEUTRAL * whole[120, 10].max()
+    light = _light(card, card.shape)
+    assert light.spread is not None
+    balanced = light.balanced(card).astype(float)
+    for x in (10, 240, 470):
+        grey = balanced[120, x]
+        assert grey.min() >= NEUTRAL * grey.max(), (x, grey)
+
+
+def test_a_wooden_table_beside_white_card_is_no_second_light():
+    """A wooden table lit by the lamp that lights the card is far dimmer than the card:
+    it is not taken for card under a light of its own, and stays out of the search."""
+    photo = np.full((240, 480, 3), (75, 111, 154), np.uint8)
+    photo[:, 240:] = 235
+    assert _light(photo, photo.shape).spread is None
 
 
 def glyph_blobs(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

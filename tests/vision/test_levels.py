@@ -12,6 +12,7 @@ from scanner.vision.levels import (
     levels_below,
     median,
     percentiles,
+    row_percentiles,
 )
 
 pixels = arrays(np.uint8, st.integers(1, 400))
@@ -50,3 +51,15 @@ def test_levels_below_are_the_least_levels_holding_each_share(values, wanted):
     for share, level in zip(wanted, levels_below(values, wanted), strict=True):
         assert np.count_nonzero(values <= level) >= share * values.size
         assert np.count_nonzero(values < level) < share * values.size
+
+
+@given(st.lists(pixels, min_size=1, max_size=6), st.floats(0, 100))
+def test_percentiles_of_many_histograms_at_once_equal_numpys(groups, share):
+    counts = np.stack([histogram(values) for values in groups])
+    assert (row_percentiles(counts, share).tolist()
+            == [float(np.percentile(values, share)) for values in groups])
+
+
+def test_percentiles_of_a_histogram_of_no_pixels_are_refused():
+    with pytest.raises(ValueError, match="no pixels"):
+        row_percentiles(np.zeros((2, 256), np.int64), 50)

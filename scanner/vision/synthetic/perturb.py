@@ -117,6 +117,16 @@ def under_a_lamp(img: np.ndarray, kelvin: float) -> np.ndarray:
     return cv2.transform(img, np.diag(lamp_colour(kelvin)).astype(np.float32))
 
 
+def lamp_and_daylight(img: np.ndarray, kelvin: float) -> np.ndarray:
+    """The image lit by a lamp of this temperature from its left and by daylight from its
+    right, the light's colour changing evenly across, the camera balanced for daylight."""
+    w = img.shape[1]
+    share = np.linspace(0.0, 1.0, w, dtype=np.float32)[None, :, None]
+    lamp = lamp_colour(kelvin).astype(np.float32)
+    return cv2.multiply(img, np.broadcast_to(lamp * (1 - share) + share, img.shape).copy(),
+                        dtype=cv2.CV_8U)
+
+
 def jpeg_round_trip(img: np.ndarray, quality: int) -> np.ndarray:
     """The image as a JPEG file of this quality would give it back."""
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
