@@ -2,6 +2,7 @@
 photos: ``tests/fixtures/real-deal/PROVENANCE.md``)."""
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -38,11 +39,25 @@ def named_in(photo: Path, shrunk: float = 1.0) -> tuple[Card, ...]:
     return tuple(d.card for d in read_table(shrunk_to(photo, shrunk)) if d.card is not None)
 
 
+def named(image: np.ndarray) -> list[Card]:
+    """Every card the table view names in a photo."""
+    return [d.card for d in read_table(image) if d.card is not None]
+
+
+def assert_named_once(cards: Sequence[Card], at_least: float, shown: set[Card] | None = None
+                      ) -> None:
+    """No card named twice, none the photo does not show (when ``shown`` is known), and
+    ``at_least`` named."""
+    assert len(cards) == len(set(cards)), "a card named twice"
+    if shown is not None:
+        assert set(cards) <= shown
+    assert len(cards) >= at_least
+
+
 def test_a_whole_deal_is_named_at_85_percent_with_no_card_twice():
     """The photo holds the whole deck, so a card named wrongly shows as one named twice."""
     cards = named_in(PHOTO)
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.85 * 52
+    assert_named_once(cards, 0.85 * 52)
 
 
 def test_an_index_is_read_alone_where_the_next_cards_suit_lies_beside_it():
@@ -64,8 +79,7 @@ def test_a_kings_letter_touching_its_frame_is_named():
 def test_a_whole_deal_in_a_deep_shadow_is_named_at_85_percent_with_no_card_twice():
     """The hardest of the seven bidly deals: 45 of its 51 visible cards are named."""
     cards = named_in(IN_SHADOW)
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.85 * 52
+    assert_named_once(cards, 0.85 * 52)
 
 
 def test_a_small_photo_is_searched_for_indices_enlarged():
@@ -73,8 +87,7 @@ def test_a_small_photo_is_searched_for_indices_enlarged():
     and searched at that size the finder names 41 cards. Enlarged to the search floor
     first, it names 45, as the photo at full size does."""
     cards = named_in(IN_SHADOW, shrunk=0.6)
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.85 * 52
+    assert_named_once(cards, 0.85 * 52)
 
 
 def test_a_crop_of_a_frame_is_searched_at_the_frame_s_scale():
@@ -113,10 +126,8 @@ def test_an_index_read_alone_short_of_sure_is_named_on_a_second_look():
 
 
 def test_a_deal_on_cork_names_only_cards_it_shows_each_once():
-    cards = named_in(ON_CORK)
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert set(cards) <= labelled(ON_CORK)
-    assert len(cards) >= 0.85 * len(labelled(ON_CORK))
+    shown = labelled(ON_CORK)
+    assert_named_once(named_in(ON_CORK), 0.85 * len(shown), shown)
 
 
 def test_cards_in_a_fans_shade_are_named_when_the_photo_s_midtones_are_dark():
@@ -125,11 +136,8 @@ def test_cards_in_a_fans_shade_are_named_when_the_photo_s_midtones_are_dark():
     for ink and runs into the glyphs along its edge. With the shade measured against each
     card's own paper, 36 of the 44 cards showing an index are named; 28 without."""
     shown = labelled(ON_CORK)
-    found = read_table(darker_midtones(cv2.imread(str(ON_CORK)), 1.6))
-    cards = [d.card for d in found if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert set(cards) <= shown
-    assert len(cards) >= 0.75 * len(shown)
+    cards = named(darker_midtones(cv2.imread(str(ON_CORK)), 1.6))
+    assert_named_once(cards, 0.75 * len(shown), shown)
 
 
 def blurred(image: np.ndarray, sigma: float) -> np.ndarray:
@@ -141,30 +149,24 @@ def test_a_whole_deal_out_of_focus_is_searched_sharpened():
     """The four-hand deal blurred by 2 px: its indices' edges are soft, and the net, which
     saw little blur that strong in training, names 26 cards. Sharpened as much as its
     edges are soft before it is searched, the photo names 42, none twice."""
-    cards = [d.card for d in read_table(blurred(cv2.imread(str(PHOTO)), 2.0)) if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.75 * 52
+    cards = named(blurred(cv2.imread(str(PHOTO)), 2.0))
+    assert_named_once(cards, 0.75 * 52)
 
 
 def test_a_deal_out_of_focus_names_only_cards_it_shows():
     """The deal on cork blurred by 2 px: 4 of its 44 cards were named, now 34, each a card
     the photo shows, none twice."""
     shown = labelled(ON_CORK)
-    cards = [d.card for d in read_table(blurred(cv2.imread(str(ON_CORK)), 2.0))
-             if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert set(cards) <= shown
-    assert len(cards) >= 0.7 * len(shown)
+    cards = named(blurred(cv2.imread(str(ON_CORK)), 2.0))
+    assert_named_once(cards, 0.7 * len(shown), shown)
 
 
 def test_a_small_photo_out_of_focus_is_searched_sharpened():
     """The four-hand deal taken at 720 px and blurred by 1.2 px: enlarged to be searched,
     its indices are as soft as the full photo's blurred by 2 px. The code before named
     21 cards; sharpened, it names 40, none twice."""
-    cards = [d.card for d in read_table(blurred(shrunk_to(PHOTO, 0.6), 1.2))
-             if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.7 * 52
+    cards = named(blurred(shrunk_to(PHOTO, 0.6), 1.2))
+    assert_named_once(cards, 0.7 * 52)
 
 
 def test_a_whole_deal_under_a_household_bulb_is_named_at_85_percent_with_no_card_twice():
@@ -172,39 +174,29 @@ def test_a_whole_deal_under_a_household_bulb_is_named_at_85_percent_with_no_card
     card comes out at 0.35 in blue against red, past the 0.6 any light may be. The code
     before took it for a coloured table and named nothing; on the black-body line it is
     a lamp's light, and 47 cards are named."""
-    cards = [d.card for d in read_table(under_a_lamp(cv2.imread(str(PHOTO)), 2700))
-             if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.85 * 52
+    cards = named(under_a_lamp(cv2.imread(str(PHOTO)), 2700))
+    assert_named_once(cards, 0.85 * 52)
 
 
 def test_a_deal_under_a_warm_lamp_names_only_cards_it_shows():
     """The deal on cork lit by a 3,000 K lamp: 43 of its 44 cards named (none before),
     each a card the photo shows, none twice."""
     shown = labelled(ON_CORK)
-    cards = [d.card for d in read_table(under_a_lamp(cv2.imread(str(ON_CORK)), 3000))
-             if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert set(cards) <= shown
-    assert len(cards) >= 0.85 * len(shown)
+    cards = named(under_a_lamp(cv2.imread(str(ON_CORK)), 3000))
+    assert_named_once(cards, 0.85 * len(shown), shown)
 
 
 def test_a_whole_deal_under_a_lamp_and_daylight_is_named_at_85_percent_with_no_card_twice():
     """The four-hand deal lit by a 3,000 K lamp from the left and daylight from the right:
     no one scaling makes the card white on both sides, and the code before named 19
     cards. Each part of the photo scaled by its own light's colour, 46 are named."""
-    cards = [d.card for d in read_table(lamp_and_daylight(cv2.imread(str(PHOTO)), 3000))
-             if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert len(cards) >= 0.85 * 52
+    cards = named(lamp_and_daylight(cv2.imread(str(PHOTO)), 3000))
+    assert_named_once(cards, 0.85 * 52)
 
 
 def test_a_deal_under_two_lights_names_only_cards_it_shows():
     """The deal on cork under the same two lights: 41 of its 44 cards named (19 before),
     each a card it shows, none twice."""
     shown = labelled(ON_CORK)
-    cards = [d.card for d in read_table(lamp_and_daylight(cv2.imread(str(ON_CORK)), 3000))
-             if d.card is not None]
-    assert len(cards) == len(set(cards)), "a card named twice"
-    assert set(cards) <= shown
-    assert len(cards) >= 0.85 * len(shown)
+    cards = named(lamp_and_daylight(cv2.imread(str(ON_CORK)), 3000))
+    assert_named_once(cards, 0.85 * len(shown), shown)
