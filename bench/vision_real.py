@@ -29,7 +29,7 @@
   is a back read as a face.
 - ``--degraded``: with ``--deals``, each photo is also read as a phone might have taken it
   worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones, under
-  a warm lamp or two lights of different colours; one line each, the whole set's cards
+  a warm lamp or two lights of different colours, noisy; one line each, the whole set's cards
   named right, wrong and twice.
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
@@ -325,7 +325,15 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("under a 3,500 K lamp", lambda img: under_a_lamp(img, 3500)),
     ("under a 2,700 K household bulb", lambda img: under_a_lamp(img, 2700)),
     ("a 3,000 K lamp left, daylight right", lambda img: lamp_and_daylight(img, 3000)),
+    ("noisy (σ 12 grey levels)", lambda img: with_noise(img, 12)),
 )
+
+
+def with_noise(img: np.ndarray, sigma: float) -> np.ndarray:
+    """The photo as a dim room leaves it: noise of ``sigma`` grey levels on every pixel,
+    the same noise every run."""
+    noise = np.random.default_rng(0).normal(0, sigma, img.shape).astype(np.float32)
+    return cv2.add(img.astype(np.float32), noise, dtype=cv2.CV_8U)
 
 
 def degraded_deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:

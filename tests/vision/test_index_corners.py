@@ -16,6 +16,7 @@ from scanner.vision.corner_net import RANK_LABELS, SUIT_LABELS, WINDOW, default_
 from scanner.vision.indices import (
     CORNER_LOOKS,
     NEUTRAL,
+    NOISY,
     RANK_AT,
     SUIT_AT,
     IndexHit,
@@ -31,6 +32,7 @@ from scanner.vision.indices import (
     _ink_in_focus,
     _light,
     _merged,
+    _noise,
     _pairs,
     _pip_twins,
     _Proposal,
@@ -417,6 +419,24 @@ def test_a_wooden_table_beside_white_card_is_no_second_light():
     photo = np.full((240, 480, 3), (75, 111, 154), np.uint8)
     photo[:, 240:] = 235
     assert _light(photo, photo.shape).spread is None
+
+
+@pytest.mark.parametrize("sigma", [4, 8, 16])
+def test_a_photo_s_noise_is_measured_by_its_second_difference(sigma):
+    """Noise on a plain surface lit unevenly, with a card's edge across it: the slope and
+    the edge do not count, the noise does."""
+    ramp = np.tile(np.linspace(60, 200, 640, dtype=np.float32), (480, 1))
+    ramp[:, 300:] += 40
+    noise = np.random.default_rng(1).normal(0, sigma, (480, 640)).astype(np.float32)
+    photo = cv2.merge([np.clip(ramp + noise, 0, 255).astype(np.uint8)] * 3)
+    assert _noise(photo) == pytest.approx(sigma, rel=0.15)
+
+
+def test_a_real_deal_as_taken_is_not_noisy_and_one_in_a_dim_room_is():
+    photo = cv2.imread(str(REAL_DEAL))
+    assert _noise(photo) < NOISY
+    noise = np.random.default_rng(2).normal(0, 12, photo.shape).astype(np.float32)
+    assert _noise(cv2.add(photo.astype(np.float32), noise, dtype=cv2.CV_8U)) >= NOISY
 
 
 def glyph_blobs(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
