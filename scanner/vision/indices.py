@@ -1142,7 +1142,10 @@ def _noise(image: np.ndarray) -> float:
     """The photo's noise, σ in grey levels: the median size of its green channel's second
     difference across and down (Immerkær's mask, blind to slopes; on noise of σ alone,
     spread 6 σ), at every ``NOISE_STEP``-th pixel. The median, as most of a photo is plain
-    surface, and ink and grain only edge it."""
+    surface, and ink and grain only edge it. A photo under 3 pixels across has no second
+    difference, and no noise is measured in it."""
+    if min(image.shape[:2]) < 3:
+        return 0.0
     mid = slice(1, -1, NOISE_STEP)
     before, after = slice(0, -2, NOISE_STEP), slice(2, None, NOISE_STEP)
 
