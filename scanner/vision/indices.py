@@ -391,10 +391,10 @@ def _light(sample: np.ndarray, shape: tuple[int, ...]) -> _Light:
     colours = _cells_brightest_colours(sample)
     cells = np.tile(whole, (*colours.shape[:2], 1)).astype(np.float32)
     seen = colours * whole
-    lit = ((seen.min(axis=2) < MILD_CAST * seen.max(axis=2))
-           & (colours.max(axis=2) >= BRIGHT_AS_STOCK * colour.max()))
+    maybe_another = ((seen.min(axis=2) < MILD_CAST * seen.max(axis=2))
+                     & (colours.max(axis=2) >= BRIGHT_AS_STOCK * colour.max()))
     other = False
-    for row, col in zip(*np.nonzero(lit), strict=True):
+    for row, col in zip(*np.nonzero(maybe_another), strict=True):
         own = _gains_for(colours[row, col])
         if own is not None:
             cells[row, col] = own
@@ -1156,6 +1156,7 @@ def _noise(image: np.ndarray) -> float:
                                      + g(mid, after))
               + g(before, before) + g(before, after) + g(after, before) + g(after, after))
     (typical,) = percentiles(np.minimum(np.abs(second), 255).astype(np.uint8), (50,))
+    # Normal noise's median size is 0.6745 of its σ.
     return typical / (0.6745 * 6)
 
 
