@@ -123,8 +123,11 @@ def test_exposures_show_their_rule_and_remedy_and_meld_is_shown_beside_the_tally
         deal.on_pass(one(card))
     deal.end_of_bidding()
     deal.on_meld(Seat.E, [parse_card("QS"), parse_card("JD")])  # pinochle: 4 points
+    # Each meld card is logged as it is read, so the page may show the queen alone (0
+    # points) for a moment before the pinochle: wait for the whole meld.
     page.wait_for_function(
-        "document.querySelector('#hand-meld tr[data-seat=\"E\"]') !== null")
+        "document.querySelector('#hand-meld tr[data-seat=\"E\"] td:nth-child(3)')"
+        "?.textContent === '4'")
     cells = page.locator("#hand-meld tr[data-seat='E'] td").all_inner_texts()
     assert cells[0] == "E" and cells[2] == "4" and cells[4] == "✓"
     assert int(cells[3]) >= 4
