@@ -69,6 +69,7 @@ from scanner.vision.synthetic.perturb import (
     jpeg_round_trip,
     lamp_and_daylight,
     under_a_lamp,
+    with_noise,
 )
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
@@ -325,15 +326,9 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("under a 3,500 K lamp", lambda img: under_a_lamp(img, 3500)),
     ("under a 2,700 K household bulb", lambda img: under_a_lamp(img, 2700)),
     ("a 3,000 K lamp left, daylight right", lambda img: lamp_and_daylight(img, 3000)),
-    ("noisy (σ 12 grey levels)", lambda img: with_noise(img, 12)),
+    # The same noise every run.
+    ("noisy (σ 12 grey levels)", lambda img: with_noise(img, 12, np.random.default_rng(0))),
 )
-
-
-def with_noise(img: np.ndarray, sigma: float) -> np.ndarray:
-    """The photo as a dim room leaves it: noise of ``sigma`` grey levels on every pixel,
-    the same noise every run."""
-    noise = np.random.default_rng(0).normal(0, sigma, img.shape).astype(np.float32)
-    return cv2.add(img.astype(np.float32), noise, dtype=cv2.CV_8U)
 
 
 def degraded_deals(folder: Path, read: Callable[[np.ndarray], list]) -> None:

@@ -50,7 +50,12 @@ from scanner.vision.indices import (
     index_alone,
     second_look_names,
 )
-from scanner.vision.synthetic.perturb import lamp_and_daylight, lamp_colour, under_a_lamp
+from scanner.vision.synthetic.perturb import (
+    lamp_and_daylight,
+    lamp_colour,
+    under_a_lamp,
+    with_noise,
+)
 from scanner.vision.table import read_single_card
 
 
@@ -346,7 +351,7 @@ def test_parts_to_search_are_merged_until_none_overlap():
     assert sorted(_merged(boxes)) == [(0, 0, 30, 10), (50, 50, 60, 60)]
 
 
-def gains_for(photo: np.ndarray) -> np.ndarray | None:
+def photo_gains(photo: np.ndarray) -> np.ndarray | None:
     """What the finder scales a photo's channels by, throughout, to make its stock grey."""
     return _light(photo, photo.shape).gains
 
@@ -371,7 +376,7 @@ def test_a_green_cloth_or_a_coloured_back_is_no_lamps_light_on_white_card():
     """A lamp's light lies on the black-body line, where green sits near the geometric mean
     of blue and red; a green cloth's is far above it, a red back's far below."""
     for colour in ((60, 120, 40), (40, 40, 180), (150, 80, 170)):
-        assert gains_for(np.full((100, 100, 3), colour, np.uint8)) is None, colour
+        assert photo_gains(np.full((100, 100, 3), colour, np.uint8)) is None, colour
 
 
 @pytest.mark.parametrize("kelvin", [2500, 2700, 3000, 3500])
@@ -381,20 +386,20 @@ def test_white_card_under_a_household_lamp_is_scaled_back_to_grey(kelvin):
     2,700 K. On the black-body line the finder still takes it for the lamp's light."""
     lamp = lamp_colour(kelvin)
     card = under_a_lamp(np.full((100, 100, 3), 235, np.uint8), kelvin)
-    assert gains_for(card) == pytest.approx(lamp.min() / lamp, abs=0.02)
+    assert photo_gains(card) == pytest.approx(lamp.min() / lamp, abs=0.02)
 
 
 def test_a_colour_off_grey_past_any_lamp_is_no_white_card():
     """A candle's 2,000 K leaves white card at 0.09 in blue: nothing so far off grey is
     taken for card stock."""
-    assert gains_for(under_a_lamp(np.full((100, 100, 3), 235, np.uint8), 2000)) is None
+    assert photo_gains(under_a_lamp(np.full((100, 100, 3), 235, np.uint8), 2000)) is None
 
 
 def test_a_light_near_enough_grey_is_left_alone():
     stock = np.full((100, 100, 3), (222, 230, 238), np.uint8)
-    assert gains_for(stock) is None
+    assert photo_gains(stock) is None
     orange = under_a_warm_lamp(np.full((100, 100, 3), 235, np.uint8))
-    assert gains_for(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
+    assert photo_gains(orange) == pytest.approx([1.0, 0.8, 0.68], abs=0.01)
 
 
 def test_card_under_a_lamp_on_one_side_and_daylight_on_the_other_is_made_grey_on_both():
@@ -402,7 +407,7 @@ def test_card_under_a_lamp_on_one_side_and_daylight_on_the_other_is_made_grey_on
     lights of different colours: each part of the photo is scaled by the colour of its
     own brightest stock."""
     card = lamp_and_daylight(np.full((240, 480, 3), 235, np.uint8), 3000)
-    gains = gains_for(card)
+    gains = photo_gains(card)
     whole = card.astype(float) * (1 if gains is None else gains)
     assert whole[120, 10].min() < NEUTRAL * whole[120, 10].max()
     light = _light(card, card.shape)
@@ -435,8 +440,7 @@ def test_a_photo_s_noise_is_measured_by_its_second_difference(sigma):
 def test_a_real_deal_as_taken_is_not_noisy_and_one_in_a_dim_room_is():
     photo = cv2.imread(str(REAL_DEAL))
     assert _noise(photo) < NOISY
-    noise = np.random.default_rng(2).normal(0, 12, photo.shape).astype(np.float32)
-    assert _noise(cv2.add(photo.astype(np.float32), noise, dtype=cv2.CV_8U)) >= NOISY
+    assert _noise(with_noise(photo, 12, np.random.default_rng(2))) >= NOISY
 
 
 def glyph_blobs(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -35,7 +35,12 @@ def perturb_motion(img: np.ndarray, rng: np.random.Generator, level: float) -> n
 
 
 def perturb_noise(img: np.ndarray, rng: np.random.Generator, level: float) -> np.ndarray:
-    sigma = 1.0 + 11.0 * level
+    return with_noise(img, 1.0 + 11.0 * level, rng)
+
+
+def with_noise(img: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """The image as a dim room or a small sensor leaves it: noise of ``sigma`` grey levels
+    on every pixel."""
     noise = rng.standard_normal(img.shape, dtype=np.float32) * np.float32(sigma)
     return cv2.add(img.astype(np.float32), noise, dtype=cv2.CV_8U)
 
