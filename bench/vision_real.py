@@ -29,7 +29,8 @@
   is a back read as a face.
 - ``--degraded``: with ``--deals``, each photo is also read as a phone might have taken it
   worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones, under
-  a warm lamp or two lights of different colours, noisy; one line each, the whole set's cards
+  a warm lamp or two lights of different colours, noisy, or lying in the middle of a photo
+  taken from farther off; one line each, the whole set's cards
   named right, wrong and twice.
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
@@ -71,6 +72,7 @@ from scanner.vision.synthetic.perturb import (
     under_a_lamp,
     with_noise,
 )
+from scanner.vision.synthetic.scene import farther_off
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
 from scanner.vision.training.real_cards import (
@@ -328,6 +330,10 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     ("a 3,000 K lamp left, daylight right", lambda img: lamp_and_daylight(img, 3000)),
     # The same noise every run.
     ("noisy (σ 12 grey levels)", lambda img: with_noise(img, 12, np.random.default_rng(0))),
+    # A deal a third as wide as a 12 MP photo, taken from standing height: the same
+    # table every run.
+    ("farther off (a third of a 3,600 px photo)",
+     lambda img: farther_off(img, 3, np.random.default_rng(0))),
 )
 
 

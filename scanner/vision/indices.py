@@ -1044,6 +1044,7 @@ class _Cut:
     patterned: np.ndarray  # per blob: one of a pattern of pips alike (``_in_a_pattern``)
     work: np.ndarray  # the photo as searched
     skip: np.ndarray | None  # where it was not searched: cards read whole
+    offset: np.ndarray  # where the part searched begins in the photo (x, y)
 
 
 # A photo out of focus is searched again sharpened. How sharp its ink's edges are is
@@ -1123,7 +1124,7 @@ def _sharpened(cut: _Cut, named: list[tuple[Card | None, float]]) -> _Cut | None
     window_scale = float(np.median([np.hypot(*cut.transforms[i][:, 0]) for i in read]))
     soft = cv2.GaussianBlur(cut.work, (0, 0), SHARPENING_REACH / window_scale)
     return _cut_at(cv2.addWeighted(cut.work, 1 + amount, soft, -amount, 0), cut.skip,
-                   cut.scale)
+                   cut.scale, cut.offset)
 
 
 # A photo taken in a dim room, or by a small sensor, is speckled with noise that breaks a
@@ -1160,11 +1161,34 @@ def _noise(image: np.ndarray) -> float:
     return typical / (0.6745 * 6)
 
 
-def _cut(image: np.ndarray, known: Sequence[np.ndarray] = (), enlarge: bool = True
-         ) -> _Cut | None:
+# A deal photographed from standing height, or with a wide lens, lies in a part of the
+# photo only. A large photo is shrunk to ``WORK_SIDE`` to be searched, and the indices
+# shrink with it to a few pixels; against the photo's long side, by which the filters are
+# sized, they are smaller than in any photo a deal fills. The bidly deals in the middle of
+# a plain table twice, three and four times as wide (2,400 to 4,800 px) named 290, 149
+# and 4 of 345 cards. So where the cards lie in a part of such a photo at least
+# ``CLOSER`` times smaller across, that part is searched again as a photo of its own. A
+# photo no larger than ``WORK_SIDE``, a camera frame, is searched once: all its pixels
+# were searched, and a second search would double a frame's time.
+CLOSER = 1.15
+# Where the cards lie: round the corners named surely, if there are this many; else round
+# every pair of blobs placed as an index is (a deal so far off that no corner is named
+# surely). Corners first, for printed text and a poker table's chips hold such pairs too,
+# and round all of them lies most of the photo.
+CLOSER_CARDS = 3
+CLOSER_MARGIN = 0.2  # of the part's extent, beyond the corners or pairs on each side
+
+
+def _cut(image: np.ndarray, known: Sequence[np.ndarray] = (), enlarge: bool = True,
+         part: tuple[int, int, int, int] | None = None) -> _Cut | None:
     """Every pair of ink blobs outside ``known`` outlines placed as an index is, cut out
     upright; None when there is none. A photo under ``SEARCH_FLOOR`` is searched enlarged
-    if ``enlarge``."""
+    if ``enlarge``. Only the ``part`` (x, y, width, height) given is searched, as if it
+    were the whole photo, when one is."""
+    offset = np.zeros(2)
+    if part is not None:
+        x, y, w, h = part
+        image, offset = image[y:y + h, x:x + w], np.array([x, y], np.float64)
     side = max(image.shape[:2])
     scale = min(1.0, WORK_SIDE / side)
     if enlarge and side < SEARCH_FLOOR:
@@ -1177,12 +1201,15 @@ def _cut(image: np.ndarray, known: Sequence[np.ndarray] = (), enlarge: bool = Tr
     skip = None
     if known:
         skip = np.zeros(work.shape[:2], np.uint8)
-        cv2.fillPoly(skip, [np.round(np.asarray(o) * scale).astype(np.int32) for o in known], 1)
-    return _cut_at(work, skip, scale)
+        cv2.fillPoly(skip, [np.round((np.asarray(o) - offset) * scale).astype(np.int32)
+                            for o in known], 1)
+    return _cut_at(work, skip, scale, offset)
 
 
-def _cut_at(work: np.ndarray, skip: np.ndarray | None, scale: float) -> _Cut | None:
-    """``_cut`` on the photo as searched, ``scale`` times the photo given."""
+def _cut_at(work: np.ndarray, skip: np.ndarray | None, scale: float, offset: np.ndarray
+            ) -> _Cut | None:
+    """``_cut`` on the photo as searched, ``scale`` times the part of the photo given,
+    which begins at ``offset`` (x, y)."""
     blobs = _Blobs(*_ink_blobs(work, skip))
     pairs = _pairs(blobs)
     if not pairs:
@@ -1204,7 +1231,7 @@ def _cut_at(work: np.ndarray, skip: np.ndarray | None, scale: float) -> _Cut | N
     transforms = [_window_transform(blobs.centroids[a], blobs.centroids[b]) for a, b in pairs]
     windows = [cv2.warpAffine(work, m, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE) for m in transforms]
-    return _Cut(scale, blobs, pairs, transforms, windows, patterned, work, skip)
+    return _Cut(scale, blobs, pairs, transforms, windows, patterned, work, skip, offset)
 
 
 def index_windows(image: np.ndarray) -> list[np.ndarray]:
@@ -1219,8 +1246,52 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
                known: Sequence[np.ndarray], enlarge: bool = True) -> list[_Proposal]:
     """Every pair of ink blobs placed as an index is, cut out upright and read, from the
     photo sharpened if it is out of focus (``_sharpened``) and that costs no sure read;
-    those the net names a card on."""
+    those the net names a card on. Where the cards lie in a part of a large photo, that
+    part is searched again as a photo of its own (``_where_the_cards_lie``), and read so
+    when that names more cards surely there."""
     cut = _cut(image, known, enlarge)
+    proposals = _read_cut(cut, letters, reader)
+    part = None if cut is None else _where_the_cards_lie(cut, proposals, image.shape, reader)
+    if part is None:
+        return proposals
+    closer = _read_cut(_cut(image, known, enlarge, part), letters, reader)
+    x, y, w, h = part
+    inside = [bool(x <= p.hit.rank_centre()[0] < x + w and y <= p.hit.rank_centre()[1] < y + h)
+              for p in proposals]
+    threshold = reader.calibration.corner
+    if (sum(p.hit.score >= threshold for p in closer)
+            > sum(p.hit.score >= threshold for p, i in zip(proposals, inside, strict=True) if i)):
+        return closer + [p for p, i in zip(proposals, inside, strict=True) if not i]
+    return proposals
+
+
+def _where_the_cards_lie(cut: _Cut, proposals: list[_Proposal], shape: tuple[int, ...],
+                         reader: CornerReader) -> tuple[int, int, int, int] | None:
+    """The part (x, y, width, height) of a photo larger than ``WORK_SIDE`` where the cards
+    lie, if ``CLOSER`` times smaller across than the photo; else None. The cards lie
+    round the ``proposals``' corners named surely, if ``CLOSER_CARDS`` are; else round
+    every pair of blobs the photo's ``cut`` placed as an index is. The part reaches
+    ``CLOSER_MARGIN`` of their extent beyond them."""
+    h, w = shape[:2]
+    if max(h, w) <= WORK_SIDE:
+        return None
+    sure = [p.hit.corner for p in proposals if p.hit.score >= reader.calibration.corner]
+    if len(sure) >= CLOSER_CARDS:
+        points = np.concatenate(sure)
+    else:
+        points = cut.blobs.centroids[np.array(cut.pairs).ravel()] / cut.scale + cut.offset
+    (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)
+    reach = CLOSER_MARGIN * max(x1 - x0, y1 - y0)
+    x0, y0 = max(0, int(x0 - reach)), max(0, int(y0 - reach))
+    x1, y1 = min(w, int(np.ceil(x1 + reach))), min(h, int(np.ceil(y1 + reach)))
+    if max(x1 - x0, y1 - y0) * CLOSER > max(h, w):
+        return None
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def _read_cut(cut: _Cut | None, letters: str | None, reader: CornerReader
+              ) -> list[_Proposal]:
+    """``_proposals`` in one cut of the photo."""
     if cut is None:
         return []
     named = corner_names(*reader.probabilities(cut.windows), letters)
@@ -1246,7 +1317,7 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
                 is_motif or in_a_barcode(window, RANK_AT) or a_line_at_the_rank(window))):
             continue
         inverse = cv2.invertAffineTransform(m)
-        corner = (box @ inverse[:, :2].T + inverse[:, 2]) / cut.scale
+        corner = (box @ inverse[:, :2].T + inverse[:, 2]) / cut.scale + cut.offset
         down = centroids[b] - centroids[a]
         out.append(_Proposal(IndexHit(card, score, corner.astype(np.float32),
                                       down / max(float(np.linalg.norm(down)), 1e-9)), window,

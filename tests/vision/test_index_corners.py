@@ -1036,7 +1036,7 @@ REAL_DEAL = Path(__file__).parents[1] / "fixtures" / "real-deal" / "whole-deal-f
 
 def cut_and_read(photo: np.ndarray) -> tuple[indices._Cut, list]:
     """The photo's index windows as searched at its own size, and what the net names."""
-    cut = _cut_at(photo, None, 1.0)
+    cut = _cut_at(photo, None, 1.0, np.zeros(2))
     return cut, corner_names(*default_reader().probabilities(cut.windows), None)
 
 

@@ -10,12 +10,14 @@ import cv2
 import numpy as np
 
 from scanner.cards import Card, parse_card
+from scanner.vision import indices
 from scanner.vision.synthetic.perturb import (
     darker_midtones,
     lamp_and_daylight,
     under_a_lamp,
     with_noise,
 )
+from scanner.vision.synthetic.scene import farther_off
 from scanner.vision.table import read_table
 
 PHOTO = Path(__file__).parents[1] / "fixtures" / "real-deal" / "whole-deal-four-hands.jpg"
@@ -221,3 +223,42 @@ def test_a_noisy_photo_is_smoothed_before_it_is_searched():
 def test_a_noisy_deal_in_a_deep_shadow_is_smoothed_before_it_is_searched():
     """The deep-shadow deal with the same noise: 23 cards named before, 43 now."""
     assert_named_once(named(noisy(cv2.imread(str(IN_SHADOW)), 16)), 0.75 * 52)
+
+
+def from_farther_off(photo: Path, times: float = 3.0) -> np.ndarray:
+    """The photo in the middle of a wooden table ``times`` as wide, the same every run."""
+    return farther_off(cv2.imread(str(photo)), times, np.random.default_rng(0))
+
+
+def test_a_deal_in_the_middle_of_a_large_photo_is_searched_where_its_cards_are_named():
+    """The four-hand deal a third as wide as a 3,600 px photo, as from standing height
+    with a 12 MP camera. Shrunk to be searched, its indices shrink to under half their
+    size, and the code before named 32 cards. The part round the corners it names
+    surely, searched as a photo of its own, names 45."""
+    assert_named_once(named(from_farther_off(PHOTO)), 0.8 * 52)
+
+
+def test_a_deal_too_far_off_to_name_surely_is_searched_where_its_indices_lie():
+    """The deal on cork a third as wide as its photo: no corner is named surely, and the
+    code before named none. The part round every pair of blobs placed as an index is,
+    searched as a photo of its own, names 40 of its 44 cards, each a card it shows."""
+    shown = labelled(ON_CORK)
+    assert_named_once(named(from_farther_off(ON_CORK)), 0.85 * len(shown), shown)
+
+
+def test_a_photo_no_larger_than_the_search_size_is_searched_once(monkeypatch):
+    """A camera frame is searched as it is, so a frame costs one search: the part where
+    its cards lie is searched again only in a photo that was shrunk to be searched."""
+    searched = []
+
+    def counted(*args, **kwargs):
+        searched.append(args[0].shape)
+        return cut(*args, **kwargs)
+
+    cut = indices._cut
+    monkeypatch.setattr(indices, "_cut", counted)
+    half = shrunk_to(PHOTO, 0.5)
+    named(farther_off(half, indices.WORK_SIDE / 600, np.random.default_rng(0)))
+    assert len(searched) == 1
+    named(from_farther_off(PHOTO))
+    assert len(searched) == 3

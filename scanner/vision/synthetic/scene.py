@@ -98,6 +98,17 @@ def cluttered_table(rng: np.random.Generator, height: int, width: int) -> np.nda
     return base
 
 
+def farther_off(photo: np.ndarray, times: float, rng: np.random.Generator) -> np.ndarray:
+    """The photo in the middle of a wooden table ``times`` as wide and as high, at the
+    photo's own resolution: what it shows, photographed from that much farther off by a
+    camera with that many more pixels across."""
+    h, w = photo.shape[:2]
+    table = wood_table(rng, round(h * times), round(w * times))
+    y, x = (table.shape[0] - h) // 2, (table.shape[1] - w) // 2
+    table[y:y + h, x:x + w] = photo
+    return table
+
+
 def _draw_clutter(image: np.ndarray, rng: np.random.Generator) -> None:
     height, width = image.shape[:2]
     colour = tuple(int(c) for c in rng.integers(0, 256, 3))
