@@ -3,7 +3,8 @@
     python bench/vision_real.py --dataset DIR [--split calibration|valid|test]
                                 [--svg DIR [--fans] [--learn] [--backs]] [--photos DIR]
                                 [--dummy]
-                                [--deals DIR [--degraded] [--close-ups]] [--model FILE]
+                                [--deals DIR [--degraded] [--close-ups]] [--printed N]
+                                [--model FILE]
 
 - ``--dataset``: the CC0 cards image dataset; ``--split calibration`` (the default) reads
   the eighth of its train split that training keeps out for calibration and tuning
@@ -35,6 +36,11 @@
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
   by the table view: any card named that the photo's labels do not hold is wrong.
+- ``--printed N``: N photos of a printed sheet lying on a table, alone
+  (``printed_text.text_on_a_table``, the same seeds every run): score-sheet
+  rows, auctions, hand records with suit symbols, words, in a real typeface. Any card
+  named is print read as an index. Needs ``rsvg-convert`` and the typefaces
+  (``printed_text.check_tools``).
 - ``--learn``: with ``--svg`` or ``--photos``, each unseen deck and the photos' deck is
   also learnt (``tablescan learn``'s profile) from one sorted pass of its cards as tight
   crops, then its photos on a table are read with that profile.
@@ -75,6 +81,7 @@ from scanner.vision.synthetic.perturb import (
 from scanner.vision.synthetic.scene import farther_off
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
+from scanner.vision.training import printed_text
 from scanner.vision.training.real_cards import (
     UNSEEN_SVG_DECKS,
     RealImage,
@@ -381,6 +388,19 @@ def close_ups(folder: Path, read: Callable[[np.ndarray], list]) -> None:
         print(f"    {line}")
 
 
+PRINTED_SEED = 424_242
+
+
+def printed(count: int, read: Callable[[np.ndarray], list]) -> None:
+    """``count`` photos of printed text alone: every card named is wrong."""
+    printed_text.check_tools()
+    named = [str(d.card) for k in range(count)
+             for d in read(printed_text.text_on_a_table(np.random.default_rng([PRINTED_SEED, k])))
+             if d.card is not None]
+    print(f"printed sheets on a table, {count} photos: cards named {len(named)} "
+          f"{sorted(named)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path)
@@ -402,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also read each deal photo smaller, blurred, compressed, darker")
     parser.add_argument("--close-ups", action="store_true",
                         help="also read each deal photo cut into tiles, as if nearer")
+    parser.add_argument("--printed", type=int, default=0, metavar="N",
+                        help="read N photos of printed text lying on a table")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     net = None if args.model is None else CornerReader(args.model)
@@ -453,6 +475,8 @@ def main(argv: list[str] | None = None) -> int:
             degraded_deals(args.deals, read_table)
         if args.close_ups:
             close_ups(args.deals, read_table)
+    if args.printed > 0:
+        printed(args.printed, read_table)
     return 0
 
 

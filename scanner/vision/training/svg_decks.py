@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -123,18 +123,23 @@ def _have_tools() -> bool:
 
 
 def check_tools() -> None:
-    """Install the Debian packages the decks and rsvg-convert come from, when missing (as
-    root, or through sudo); a machine where that cannot be done is told what to install."""
-    if _have_tools():
+    """Install the Debian packages the decks and rsvg-convert come from, when missing."""
+    install_debian_packages(DEBIAN_PACKAGES, _have_tools)
+
+
+def install_debian_packages(packages: tuple[str, ...], present: Callable[[], bool]) -> None:
+    """Install ``packages`` when what they bring is not ``present`` (as root, or through
+    sudo); a machine where that cannot be done is told what to install."""
+    if present():
         return
     as_root = [] if os.geteuid() == 0 else ["sudo", "-n"]
     if shutil.which("apt-get") and (not as_root or shutil.which("sudo")):
-        print("installing " + " ".join(DEBIAN_PACKAGES), file=sys.stderr)
+        print("installing " + " ".join(packages), file=sys.stderr)
         subprocess.run([*as_root, "apt-get", "update", "-qq"], check=False)
         subprocess.run([*as_root, "apt-get", "install", "-y", "--no-install-recommends",
-                        *DEBIAN_PACKAGES], check=False)
-    if not _have_tools():
-        raise SystemExit("needs Debian packages: apt-get install -y " + " ".join(DEBIAN_PACKAGES))
+                        *packages], check=False)
+    if not present():
+        raise SystemExit("needs Debian packages: apt-get install -y " + " ".join(packages))
 
 
 def rasterise_all(out: Path, workers: int = 2) -> Iterator[tuple[str, int]]:
