@@ -425,6 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--printed", type=int, default=0, metavar="N",
                         help="read N photos of printed text lying on a table")
     args = parser.parse_args(argv)
+    if args.printed < 0:
+        parser.error(f"--printed {args.printed}: a number of photos, 0 or more")
     cv2.setNumThreads(1)
     net = None if args.model is None else CornerReader(args.model)
     read_single_card = partial(read_one, reader=net)

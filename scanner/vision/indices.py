@@ -1256,12 +1256,14 @@ def _proposals(image: np.ndarray, letters: str | None, reader: CornerReader,
         return proposals
     closer = _read_cut(_cut(image, known, enlarge, part), letters, reader)
     x, y, w, h = part
-    inside = [bool(x <= p.hit.rank_centre()[0] < x + w and y <= p.hit.rank_centre()[1] < y + h)
-              for p in proposals]
+    inside, outside = [], []
+    for p in proposals:
+        rank_x, rank_y = p.hit.rank_centre()
+        (inside if x <= rank_x < x + w and y <= rank_y < y + h else outside).append(p)
     threshold = reader.calibration.corner
     if (sum(p.hit.score >= threshold for p in closer)
-            > sum(p.hit.score >= threshold for p, i in zip(proposals, inside, strict=True) if i)):
-        return closer + [p for p, i in zip(proposals, inside, strict=True) if not i]
+            > sum(p.hit.score >= threshold for p in inside)):
+        return closer + outside
     return proposals
 
 
