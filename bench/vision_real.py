@@ -4,7 +4,7 @@
                                 [--svg DIR [--fans] [--learn] [--backs]] [--photos DIR]
                                 [--dummy]
                                 [--deals DIR [--degraded] [--close-ups]] [--printed N]
-                                [--model FILE]
+                                [--print-photos DIR] [--model FILE]
 
 - ``--dataset``: the CC0 cards image dataset; ``--split calibration`` (the default) reads
   the eighth of its train split that training keeps out for calibration and tuning
@@ -41,6 +41,9 @@
   rows, auctions, hand records with suit symbols, words, in a real typeface. Any card
   named is print read as an index. Needs ``rsvg-convert`` and the typefaces
   (``printed_text.check_tools``).
+- ``--print-photos``: a folder of real photos or scans of printed matter that shows no
+  card (receipts, score sheets, hand records), each read as taken and laid on a table
+  (``printed_text.paper_on_a_table``): any card named is print read as an index.
 - ``--learn``: with ``--svg`` or ``--photos``, each unseen deck and the photos' deck is
   also learnt (``tablescan learn``'s profile) from one sorted pass of its cards as tight
   crops, then its photos on a table are read with that profile.
@@ -401,6 +404,30 @@ def printed(count: int, read: Callable[[np.ndarray], list]) -> None:
           f"{sorted(named)}")
 
 
+def print_photos(folder: Path, read: Callable[[np.ndarray], list]) -> None:
+    """Real photos of printed matter, as taken and laid on a table: every card named is
+    wrong. Printed with the photos that named any, so a regression can be looked at."""
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png"))
+    taken: Counter[str] = Counter()
+    laid: Counter[str] = Counter()
+    for k, path in enumerate(files):
+        paper = cv2.imread(str(path))
+        if paper is None:
+            raise SystemExit(f"--print-photos: {path} is no picture OpenCV can read")
+        rng = np.random.default_rng([PRINTED_SEED, k])
+        w = int(rng.integers(900, 1601))
+        table = table_surface(rng, int(w * 0.75), w)
+        as_taken = [str(d.card) for d in read(paper) if d.card is not None]
+        on_table = [str(d.card) for d in read(printed_text.paper_on_a_table(table, paper, rng))
+                    if d.card is not None]
+        if as_taken or on_table:
+            print(f"  {path.name}: as taken {as_taken}, on a table {on_table}")
+        taken.update(as_taken)
+        laid.update(on_table)
+    print(f"real printed matter, {len(files)} photos: cards named as taken "
+          f"{sum(taken.values())}, laid on a table {sum(laid.values())}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path)
@@ -424,9 +451,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="also read each deal photo cut into tiles, as if nearer")
     parser.add_argument("--printed", type=int, default=0, metavar="N",
                         help="read N photos of printed text lying on a table")
+    parser.add_argument("--print-photos", type=Path, metavar="DIR",
+                        help="real photos of printed matter that shows no card")
     args = parser.parse_args(argv)
     if args.printed < 0:
         parser.error(f"--printed {args.printed}: a number of photos, 0 or more")
+    if args.print_photos is not None and not args.print_photos.is_dir():
+        parser.error(f"--print-photos {args.print_photos}: no such folder")
     cv2.setNumThreads(1)
     net = None if args.model is None else CornerReader(args.model)
     read_single_card = partial(read_one, reader=net)
@@ -479,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
             close_ups(args.deals, read_table)
     if args.printed > 0:
         printed(args.printed, read_table)
+    if args.print_photos is not None:
+        print_photos(args.print_photos, read_table)
     return 0
 
 

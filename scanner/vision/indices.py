@@ -1335,7 +1335,7 @@ def _sure(named: list[tuple[Card | None, float]], reader: CornerReader) -> int:
 
 def _motifs(windows: list[np.ndarray], named: list[tuple[Card | None, float]],
             looked_at: float) -> np.ndarray:
-    """Per window, whether it is cut from a card back's repeating motif (``motifs``); asked
+    """Per window, whether it is cut from a card back's motif or from print (``motifs``); asked
     only of those named a card surely enough to be looked at again, the rest name none."""
     asked = [i for i, (card, score) in enumerate(named) if card is not None and score >= looked_at]
     out = np.zeros(len(windows), bool)

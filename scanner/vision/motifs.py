@@ -4,9 +4,12 @@ Where card backs lie close to the camera, the diamonds of a lattice back are as 
 index's glyphs, and two of them, one over the other, pass for a rank over its suit: a
 photo of a poker table cut to a third of its size had its red lattice backs named as
 hearts and diamonds at up to 0.998. The corner net reads indices; it never learnt what a
-back's motif looks like from a glyph's distance. A second, small net does only that: it
-says how likely a window is cut from a back's repeating motif rather than from an index,
-and a window it is sure of (``MotifReader.threshold``) names no card.
+back's motif looks like from a glyph's distance. Printed text beside a deal (a score
+sheet, a hand record, a receipt) is the same trouble: a letter over the one in the next
+line, or a line of print seen on its side, is two glyphs one over the other, and real
+receipts had digits and letters named as clubs. A second, small net does only that: it
+says how likely a window is cut from a back's repeating motif or from print rather than
+from an index, and a window it is sure of (``MotifReader.threshold``) names no card.
 
 The net and its threshold are built by ``python -m scanner.vision.training.train_motifs``.
 """

@@ -1,5 +1,5 @@
-"""A card back's motif is no index: a window the motif net is sure was cut from a back's
-repeating motif names no card (``motifs``, ``indices``)."""
+"""A card back's motif, or print, is no index: a window the motif net is sure was cut from
+a back's repeating motif or from printed text names no card (``motifs``, ``indices``)."""
 
 from __future__ import annotations
 
@@ -90,3 +90,20 @@ def test_without_the_motif_net_casino_backs_close_up_are_named_as_cards(monkeypa
     named = [d.card for period, seed in CLOSE_UPS
              for d in read_table(casino_backs_close_up(period, seed)) if d.card is not None]
     assert len(named) >= len(CLOSE_UPS)
+
+
+# Photos of printed score sheets lying on a table (``tests/fixtures/printed-text``), on
+# which the reader named cards before the motif net learnt print.
+SHEETS = sorted((Path(__file__).parents[1] / "fixtures" / "printed-text").glob("*.jpg"))
+
+
+@pytest.mark.parametrize("sheet", SHEETS, ids=lambda p: p.stem)
+def test_a_printed_score_sheet_names_no_card(sheet):
+    assert [d.card for d in read_table(cv2.imread(str(sheet))) if d.card is not None] == []
+
+
+def test_without_the_motif_net_printed_score_sheets_are_named_as_cards(monkeypatch):
+    monkeypatch.setattr(indices, "default_motif_reader", NoVeto)
+    named = [d.card for sheet in SHEETS for d in read_table(cv2.imread(str(sheet)))
+             if d.card is not None]
+    assert len(named) >= len(SHEETS)

@@ -117,12 +117,18 @@ def sheet(rng: np.random.Generator) -> np.ndarray:
 
 
 def text_on_a_table(rng: np.random.Generator) -> np.ndarray:
-    """A photo of a printed sheet lying on a table, turned any way and from about half the
-    photo's height to larger than it, under the light, blur and noise a photo has."""
+    """A photo of a printed sheet lying on a table (``paper_on_a_table``)."""
     w = int(rng.integers(900, 1601))
     h = int(w * 0.75)
-    frame = table_surface(rng, h, w)
-    paper = sheet(rng)
+    return paper_on_a_table(table_surface(rng, h, w), sheet(rng), rng)
+
+
+def paper_on_a_table(table: np.ndarray, paper: np.ndarray, rng: np.random.Generator
+                     ) -> np.ndarray:
+    """A photo of ``paper`` (a rendered sheet, or a real receipt's scan) lying on ``table``,
+    turned any way and from about half the photo's height to larger than it, under the
+    light, blur and noise a photo has."""
+    h, w = table.shape[:2]
     ph, pw = paper.shape[:2]
     scale = rng.uniform(0.5, 1.6) * h / ph
     half = np.array([[-pw, -ph], [pw, -ph], [pw, ph], [-pw, ph]], np.float64) * scale / 2
@@ -130,6 +136,6 @@ def text_on_a_table(rng: np.random.Generator) -> np.ndarray:
     quad = (render.turned(half, rng.uniform(-np.pi, np.pi))
             + rng.uniform((0.25 * w, 0.25 * h), (0.75 * w, 0.75 * h)))
     alpha = np.full((ph, pw), 255, np.uint8)
-    frame = render.place_card(frame, paper, alpha, quad.astype(np.float32))
+    frame = render.place_card(table, paper, alpha, quad.astype(np.float32))
     levels = {n: lv for n, lv in render.random_levels(rng).items() if n in IMAGE_PERTURBATIONS}
     return apply_image_perturbations(frame, rng, levels)

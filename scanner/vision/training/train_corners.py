@@ -433,11 +433,13 @@ NEIGHBOUR_EDGE = (32.0, 62.0)
 
 
 def as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator,
-              shadow_share: float = 0.0) -> np.ndarray:
+              shadow_share: float = 0.0, under_share: float = 0.0) -> np.ndarray:
     """A corner window of a canonical card cut a little off scale, turn and place, and
     half the time with ``neighbour`` lying over its right side, clear of the index, as the
     next card of a fan lies: a little turned, a little higher or lower, its own index
-    showing; and ``shadow_share`` of the time with a shadow's edge across it."""
+    showing; ``under_share`` of the time with ``neighbour`` also showing left of this
+    card's edge, as the card before it in a fan does, its index beside this one; and
+    ``shadow_share`` of the time with a shadow's edge across it."""
     w, h = WINDOW
     scale, turn = _u(rng, 0.85, 1.18), np.deg2rad(_u(rng, -8, 8))
     a, b = scale * np.cos(turn), scale * np.sin(turn)
@@ -462,10 +464,40 @@ def as_found(card: np.ndarray, neighbour: np.ndarray, rng: np.random.Generator,
         across = xs - edge - slant * (ys - h / 2)
         shade = np.clip(255 - 80 * np.exp(-np.abs(across) / 1.5), 0, 255)[..., None] / 255
         window = np.where((across > 0)[..., None], other, (window * shade).astype(np.uint8))
-    # Drawn only when shadows are wanted, so the calibration windows stay as they were.
+    # Each drawn only when wanted, so the calibration windows stay as they were.
+    if under_share and rng.random() < under_share:
+        window = _card_underneath(window, neighbour, m, rng)
     if shadow_share and rng.random() < shadow_share:
         window = _cast_shadow(window, rng)
     return window
+
+
+# Where this card's left edge may lie in the window and how far it may slant, clear of
+# its own index (whose glyphs reach about 10 px left of ``RANK_AT``), and how far left of
+# this index the card underneath has its own: a fan's spacing, so that its index stands
+# at the window's edge, whole or cut by this card.
+UNDER_EDGE = (0.0, 9.0)
+UNDER_SLANT = 0.1
+UNDER_GAP = (14.0, 32.0)
+
+
+def _card_underneath(window: np.ndarray, under: np.ndarray, m: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+    """The window with ``under`` showing left of this card's edge: the card before it in a
+    fan, cut as this one is but its index a fan's spacing to the left and a little higher
+    or lower, darkened along the edge by this card's shadow. Two glyphs side by side, as
+    printed text has them, are also what a fan shows."""
+    h, w = window.shape[:2]
+    n = m.copy()
+    n[0, 2] -= _u(rng, *UNDER_GAP)
+    n[1, 2] += _u(rng, -0.15, 0.15) * h
+    other = cv2.warpAffine(under, n, (w, h), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    edge, slant = _u(rng, *UNDER_EDGE), _u(rng, -UNDER_SLANT, UNDER_SLANT)
+    ys, xs = np.mgrid[:h, :w]
+    across = xs - edge - slant * (ys - h / 2)
+    shade = np.clip(255 - 80 * np.exp(-np.abs(across) / 2.0), 0, 255)[..., None] / 255
+    return np.where((across < 0)[..., None], (other * shade).astype(np.uint8), window)
 
 
 # The light left inside a cast shadow: a hand or a phone held between the lamp and a deal

@@ -1,4 +1,4 @@
-"""Build the motif net (``motifs``): a back's repeating motif, or an index, in a corner window.
+"""Build the motif net (``motifs``): a back's motif or printed text, or an index, in a window.
 
 What it learns from:
 
@@ -9,16 +9,21 @@ What it learns from:
   back, indices and all) and the renderer's lattices, dots, checks, rings and diamonds in
   any ink, at any period, either way round (a red field with a light lattice, as casino
   backs are, or red lines on white);
+- **printed text**: the windows the finder cuts from photos of printed sheets lying on a
+  table (``printed_text``: score sheets, travellers, hand records, any words) that the
+  corner net names a card on, however unsurely: a letter beside the next, or over one in
+  the line below, passes for a rank over its suit;
 - **indices**: the corner windows of real faces (the CC0 dataset's training pictures bar
   the calibration ones, and the SVG decks bar the unseen), cut as a card read whole gives
   them and as the finder cuts them in a fan (``train_corners.as_found``), the next card
-  over it a face or, a third of the time, a back.
+  over it a face or, a third of the time, a back, and half the time the card before it
+  showing on the left.
 
 The threshold is set on the calibration pictures' windows as found that the corner net
 names rightly, so that at most ``TOLERATED_VETO`` of those true indices are called a
 motif: a window called one names no card, so a threshold too low only abstains more. How
-many of the calibration backs' windows it catches is reported. Needs the ``train`` extra;
-the net runs through ``cv2.dnn``.
+many of the calibration backs' windows, and of printed text's, it catches is reported.
+Needs the ``train`` extra; the net runs through ``cv2.dnn``.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ..indices import SECOND_LOOK_LOW_FROM, corner_names, index_windows
 from ..motifs import MOTIF_PATH, MotifReader
 from ..synthetic import render
 from ..synthetic.perturb import IMAGE_PERTURBATIONS, apply_image_perturbations
+from . import printed_text
 from .real_cards import UNSEEN_SVG_DECKS, RealImage, load, table_surface, views
 from .train_corners import (
     CALIBRATION_SEED,
@@ -60,8 +66,10 @@ MOTIF, INDEX = 1, 0
 SCENE_WINDOWS = 12  # windows kept from one photo of backs, drawn at random
 NEIGHBOUR_BACK = 1 / 3  # share of index windows cut as found whose fan neighbour is a back
 # Share of true indices, cut as found from the calibration pictures, the threshold may
-# call a motif: each costs an abstention, never a wrong name.
-TOLERATED_VETO = 0.001
+# call a motif: each costs an abstention, never a wrong name. Half what it was before the
+# net learnt printed text: a fan's index with a neighbour's beside it is as like print as
+# an index gets, and the calibration windows are cut with no neighbour on the left.
+TOLERATED_VETO = 0.0005
 
 
 def back_images(svg: Path, calibration: bool) -> list[RealImage]:
@@ -135,21 +143,51 @@ def motif_windows(backs: list[RealImage], scenes: int, seed: int, index: int
     return out
 
 
+def text_windows(scenes: int, seed: int, index: int) -> list[np.ndarray]:
+    """Windows the finder cuts from ``scenes`` photos of printed text that the corner net
+    names a card on at ``SECOND_LOOK_LOW_FROM`` or more: the only ones the motif net is
+    asked about (``indices._motifs``), at most ``SCENE_WINDOWS`` a photo."""
+    rng = np.random.default_rng([seed, index, 3])
+    reader = default_reader()
+    out: list[np.ndarray] = []
+    for _ in range(scenes):
+        found = index_windows(printed_text.text_on_a_table(rng))
+        named = corner_names(*reader.probabilities(found), None) if found else []
+        read = [w for w, (card, score) in zip(found, named, strict=True)
+                if card is not None and score >= SECOND_LOOK_LOW_FROM]
+        for k in rng.permutation(len(read))[:SCENE_WINDOWS]:
+            out.append(read[int(k)])
+    return out
+
+
+# Windows cut as found in a fan, per face, and the share of them with the card before it
+# showing on the left: a fan's index with a neighbour's beside it is two glyphs side by
+# side, as printed text is. Learnt with the next card on the right only, the net called
+# the deep-shadow deal's 7C print, the previous card's red 2 at its window's left edge.
+FAN_CUTS = 2
+UNDER_SHARE = 0.5
+
+
 def face_windows(faces: list[RealImage], backs: list[RealImage], seed: int, index: int
                      ) -> list[np.ndarray]:
-    """Corner windows of real faces: both corners of a view as read whole, and one cut as
-    found in a fan, the next card a face or a back."""
+    """Corner windows of real faces: both corners of a view as read whole, and
+    ``FAN_CUTS`` cut as found in a fan, the next card a face or a back, and the card
+    before it, a face, often showing on the left."""
     rng = np.random.default_rng([seed, index, 1])
     out: list[np.ndarray] = []
-    neighbour: np.ndarray | None = None
+    previous: np.ndarray | None = None
     for image in faces:
         [card] = views(image, rng, 1)
         out += corner_windows(card)
+        neighbour = card if previous is None else previous
+        under = UNDER_SHARE
         if backs and rng.random() < NEIGHBOUR_BACK:
             [neighbour] = views(backs[int(rng.integers(len(backs)))], rng, 1)
-        upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
-        out.append(as_found(upright, card if neighbour is None else neighbour, rng))
-        neighbour = card
+            under = 0.0  # a fan's cards lie face up: no back shows beside an index
+        for _ in range(FAN_CUTS):
+            upright = card if rng.random() < 0.5 else cv2.rotate(card, cv2.ROTATE_180)
+            out.append(as_found(upright, neighbour, rng, under_share=under))
+        previous = card
     return out
 
 
@@ -162,18 +200,24 @@ def _job(job: tuple[str, list[RealImage], list[RealImage], int, int, int]
     cv2.setNumThreads(1)
     if kind == "motif":
         windows, label = motif_windows(backs, scenes, seed, index), MOTIF
+    elif kind == "text":
+        windows, label = text_windows(scenes, seed, index), MOTIF
     else:
         windows, label = face_windows(faces, backs, seed, index), INDEX
     return net_input(windows).astype(np.float16), np.full(len(windows), label, np.int64)
 
 
 def windows_and_labels(faces: list[RealImage], backs: list[RealImage], scenes: int,
-                       seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Net inputs and labels: every face's index windows and ``scenes`` photos' motifs."""
+                       text_scenes: int, seed: int, workers: int = 2
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Net inputs and labels: every face's index windows, ``scenes`` photos' motifs and
+    ``text_scenes`` photos' printed text."""
     jobs = [("index", faces[i:i + CHUNK], backs, 0, seed, k)
             for k, i in enumerate(range(0, len(faces), CHUNK))]
     jobs += [("motif", [], backs, min(CHUNK, scenes - i), seed, k)
              for k, i in enumerate(range(0, scenes, CHUNK))]
+    jobs += [("text", [], [], min(CHUNK, text_scenes - i), seed, k)
+             for k, i in enumerate(range(0, text_scenes, CHUNK))]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         parts = pool.map(_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -205,7 +249,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, out: Path, seed: int = TRAI
 
 
 CALIBRATION_DRAWS = 3  # cuts of the calibration pictures as found
-CALIBRATION_SCENES = 600  # photos of the calibration backs
+CALIBRATION_SCENES = 600  # photos of the calibration backs, and of printed text
 
 
 def veto_threshold(p_index: np.ndarray) -> float:
@@ -235,9 +279,12 @@ def calibrate(path: Path, real: RealData) -> float:
     backs = back_images(real.svg, calibration=True) if real.svg is not None else []
     motifs = motif_windows(backs, CALIBRATION_SCENES, CALIBRATION_SEED, 0)
     caught = float((reader.probabilities(motifs) >= threshold).mean()) if motifs else 0.0
+    text = text_windows(CALIBRATION_SCENES, CALIBRATION_SEED, 0)
+    read = float((reader.probabilities(text) >= threshold).mean()) if text else 0.0
     print(f"motif threshold {threshold:.6f}: {int((p_index >= threshold).sum())} of "
           f"{len(indices)} true indices called a motif; {100 * caught:.1f}% of "
-          f"{len(motifs)} windows of the calibration backs caught", file=sys.stderr)
+          f"{len(motifs)} windows of the calibration backs caught, {100 * read:.1f}% of "
+          f"{len(text)} windows of printed text the corner net names", file=sys.stderr)
     return threshold
 
 
@@ -256,22 +303,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MOTIF_PATH,
                         help="the .onnx to write; its threshold goes beside it as .json")
     parser.add_argument("--scenes", type=int, default=4000, help="photos of backs")
+    parser.add_argument("--text-scenes", type=int, default=2000,
+                        help="photos of printed text")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--calibrate-only", action="store_true",
                         help="keep the trained --out net, only set its threshold again")
     args = parser.parse_args(argv)
-    if args.scenes < 1 or args.epochs < 1:
-        parser.error("--scenes and --epochs must be at least 1: the net learns motifs from "
-                     "photos of backs, over whole passes")
+    if args.scenes < 1 or args.epochs < 1 or args.text_scenes < 0:
+        parser.error("--scenes and --epochs must be at least 1, and --text-scenes not below "
+                     "0: the net learns motifs from photos of backs, over whole passes")
     if not any(args.svg.glob("*/back.png")):
         parser.error(f"--svg {args.svg}: no rasterised backs (*/back.png) there")
+    printed_text.check_tools()
     real = RealData(args.dataset, args.svg)
     if not args.calibrate_only:
         faces = [i for i in real.images(calibration=False) if i.card is not None]
         x, y = windows_and_labels(faces, back_images(args.svg, calibration=False),
-                                  args.scenes, TRAIN_SEED)
+                                  args.scenes, args.text_scenes, TRAIN_SEED)
         print(f"{int((y == INDEX).sum())} index windows, {int((y == MOTIF).sum())} motif "
-              "windows", file=sys.stderr)
+              "and printed text windows", file=sys.stderr)
         train(x, y, args.epochs, args.out)
     write_calibration(args.out, real)
     return 0

@@ -22,7 +22,13 @@ from scanner.vision.corner_net import (
     split_probabilities,
 )
 from scanner.vision.index import CANONICAL_SIZE
-from scanner.vision.indices import CORNER_LOOKS, corner_names, second_look_names
+from scanner.vision.indices import (
+    CORNER_LOOKS,
+    RANK_AT,
+    SUIT_AT,
+    corner_names,
+    second_look_names,
+)
 from scanner.vision.synthetic import render
 from scanner.vision.training import real_cards, train_corners
 from scanner.vision.training.train_corners import (
@@ -112,6 +118,22 @@ def test_the_second_opinion_recipe_shades_a_quarter_of_found_windows_the_shipped
                           RECIPES["second-opinion"].shadow_share)
         shaded += not np.array_equal(plain, other)
     assert 60 <= shaded <= 140
+
+
+def test_the_card_underneath_shows_only_left_of_this_cards_edge_clear_of_its_index():
+    """The card before this one in a fan shows in a strip along the window's left side, as
+    often as asked. This card's index, from 10 px left of the rank's centre on and from
+    above the rank to below the suit, is cut as without it; so are the windows of a recipe
+    that never asks for it."""
+    card, under = a_card(), np.full((*CANONICAL_SIZE[::-1], 3), (40, 40, 200), np.uint8)
+    index = np.s_[int(RANK_AT[1]) - 16:int(SUIT_AT[1]) + 16, int(RANK_AT[0]) - 10:]
+    shown = 0
+    for seed in range(200):
+        plain = as_found(card, under, np.random.default_rng(seed))
+        fan = as_found(card, under, np.random.default_rng(seed), under_share=0.5)
+        assert np.array_equal(plain[index], fan[index])
+        shown += not np.array_equal(plain, fan)
+    assert 70 <= shown <= 130
 
 
 def a_small_dataset(root: Path) -> RealData:
