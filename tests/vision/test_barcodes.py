@@ -4,6 +4,7 @@ from types import SimpleNamespace
 
 import cv2
 import numpy as np
+import pytest
 
 from scanner.cards import parse_card
 from scanner.vision import indices
@@ -99,6 +100,7 @@ def stock_with_a_barcode_over_a_pip_and_a_ten() -> tuple[np.ndarray, np.ndarray,
     return img, np.array([600.0, 420.0]), np.array([910.0, 420.0])
 
 
+@pytest.mark.usefixtures("no_motif_net")
 def test_a_barcode_over_a_pip_names_no_card_where_a_ten_is_named(monkeypatch):
     img, bars, ten = stock_with_a_barcode_over_a_pip_and_a_ten()
     reader = NamesTenOfClubsEverywhere()

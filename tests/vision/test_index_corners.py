@@ -570,14 +570,6 @@ def a_column_of_pips_and_an_index() -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return img, np.array([400.0, 420.0]), a_ten_and_its_pip(img)
 
 
-@pytest.fixture
-def no_motif_net(monkeypatch):
-    """The finder's own rules alone: drawn circles are plain enough that the motif net may
-    call them a back's dots (``test_motifs`` checks that net)."""
-    monkeypatch.setattr(indices, "default_motif_reader", lambda: SimpleNamespace(
-        motifs=lambda windows: np.zeros(len(windows), bool)))
-
-
 def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch, no_motif_net):
     """A face seen whole, its outline not found, has all its pips searched; each is a near
     miss for an index, and a second look at one named a card not on the table."""
@@ -591,6 +583,7 @@ def test_a_middle_pip_gets_no_second_look_where_an_index_does(monkeypatch, no_mo
     assert near(find_index_corners(img, copies=8, reader=reader), pip)
 
 
+@pytest.mark.usefixtures("no_motif_net")
 def test_a_pair_whose_suit_lies_on_a_card_found_but_unread_gets_no_second_look():
     """A middle pip of a six of hearts found whole but not read, paired with the shadow
     along its edge just outside its outline, was named a 7 of diamonds on a second look."""
@@ -609,6 +602,7 @@ def test_a_pair_whose_suit_lies_on_a_card_found_but_unread_gets_no_second_look()
     assert near(find_index_corners(img, reader=reader, unread=[on_the_suit]), ten) == []
 
 
+@pytest.mark.usefixtures("no_motif_net")
 def test_a_corner_far_short_of_sure_is_named_when_its_second_look_clears_its_own_bar():
     img = card_stock()
     ten = a_ten_and_its_pip(img)
@@ -616,6 +610,7 @@ def test_a_corner_far_short_of_sure_is_named_when_its_second_look_clears_its_own
     assert near(find_index_corners(img, reader=reader), ten)
 
 
+@pytest.mark.usefixtures("no_motif_net")
 def test_a_second_look_far_short_of_sure_is_held_to_its_own_stricter_bar():
     """0.93 clears the bar for a corner just short of sure (0.9) but not this one's."""
     img = card_stock()
@@ -758,6 +753,7 @@ def test_a_glyph_at_the_rank_s_place_is_no_line():
     assert not a_line_at_the_rank(a_seven_of_clubs_window())
 
 
+@pytest.mark.usefixtures("no_motif_net")
 def test_a_corner_with_a_line_at_its_rank_is_not_proposed(monkeypatch):
     img = card_stock()
     ten = a_ten_and_its_pip(img)
@@ -1075,9 +1071,12 @@ def test_a_photo_is_out_of_focus_only_when_its_ink_is_soft_in_its_own_pixels(blu
 KING_CROP = Path(__file__).parents[1] / "fixtures" / "real-crops" / "king-of-spades.jpg"
 
 
+@pytest.mark.usefixtures("no_motif_net")
 def test_sharpening_that_costs_a_sure_read_is_not_taken():
     """A 224 px crop, enlarged five times to be searched, is soft in its windows and its
     pixels both. As it is, the net names both its king's corners surely (0.999, 0.994);
     sharpened, one, and a picture of one card is named only when both corners agree. The
-    reading as it is stands."""
+    reading as it is stands. (The motif net calls one of these soft corners print, at
+    0.955, and the card goes unnamed: a cost the model card records. Here the finder's own
+    rules alone.)"""
     assert read_single_card(cv2.imread(str(KING_CROP))).card == parse_card("KS")
