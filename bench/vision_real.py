@@ -94,6 +94,7 @@ from scanner.vision.training.real_cards import (
     laid_as_a_dummy,
     load,
     svg_images,
+    table_photo,
     table_surface,
 )
 from scanner.vision.training.train_motifs import backs_on_a_table
@@ -415,8 +416,7 @@ def print_photos(folder: Path, read: Callable[[np.ndarray], list]) -> None:
         if paper is None:
             raise SystemExit(f"--print-photos: {path} is no picture OpenCV can read")
         rng = np.random.default_rng([PRINTED_SEED, k])
-        w = int(rng.integers(900, 1601))
-        table = table_surface(rng, int(w * 0.75), w)
+        table = table_photo(rng)
         as_taken = [str(d.card) for d in read(paper) if d.card is not None]
         on_table = [str(d.card) for d in read(printed_text.paper_on_a_table(table, paper, rng))
                     if d.card is not None]

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..synthetic import render
 from ..synthetic.perturb import IMAGE_PERTURBATIONS, apply_image_perturbations
-from .real_cards import table_surface
+from .real_cards import table_photo
 from .svg_decks import install_debian_packages
 
 DEBIAN_PACKAGES = ("librsvg2-bin", "fonts-dejavu-core", "fonts-liberation2",
@@ -118,9 +118,7 @@ def sheet(rng: np.random.Generator) -> np.ndarray:
 
 def text_on_a_table(rng: np.random.Generator) -> np.ndarray:
     """A photo of a printed sheet lying on a table (``paper_on_a_table``)."""
-    w = int(rng.integers(900, 1601))
-    h = int(w * 0.75)
-    return paper_on_a_table(table_surface(rng, h, w), sheet(rng), rng)
+    return paper_on_a_table(table_photo(rng), sheet(rng), rng)
 
 
 def paper_on_a_table(table: np.ndarray, paper: np.ndarray, rng: np.random.Generator

@@ -155,6 +155,12 @@ def as_tight_crop(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return apply_image_perturbations(card, rng, levels)
 
 
+def table_photo(rng: np.random.Generator) -> np.ndarray:
+    """A bare table as a photo frames it: 900 to 1,600 pixels wide, four to three."""
+    w = int(rng.integers(900, 1601))
+    return table_surface(rng, int(w * 0.75), w)
+
+
 def table_surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A table to lay a card on: wood grain, felt, cork, woven cloth or paper, in a colour
     of its kind, under a light that falls off across it."""

@@ -45,7 +45,7 @@ from ..motifs import MOTIF_PATH, MotifReader
 from ..synthetic import render
 from ..synthetic.perturb import IMAGE_PERTURBATIONS, apply_image_perturbations
 from . import printed_text
-from .real_cards import UNSEEN_SVG_DECKS, RealImage, load, table_surface, views
+from .real_cards import UNSEEN_SVG_DECKS, RealImage, load, table_photo, views
 from .train_corners import (
     CALIBRATION_SEED,
     RealData,
@@ -112,9 +112,8 @@ def backs_on_a_table(backs: list[tuple[np.ndarray, np.ndarray]], rng: np.random.
     """A photo of ``backs`` lying on a table, overlapping, each turned any way and from
     about a third of the photo's height to larger than it (a hand held close), under the
     light, blur and noise a photo has."""
-    w = int(rng.integers(900, 1601))
-    h = int(w * 0.75)
-    frame = table_surface(rng, h, w)
+    frame = table_photo(rng)
+    h, w = frame.shape[:2]
     for img, alpha in backs:
         bh, bw = img.shape[:2]
         scale = rng.uniform(0.3, 1.6) * h / bh
