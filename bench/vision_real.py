@@ -30,8 +30,8 @@
   is a back read as a face.
 - ``--degraded``: with ``--deals``, each photo is also read as a phone might have taken it
   worse (``DEGRADED``): smaller, out of focus, compressed hard, with darker midtones, under
-  a warm lamp or two lights of different colours, noisy, or lying in the middle of a photo
-  taken from farther off; one line each, the whole set's cards
+  a warm lamp or two lights of different colours, noisy, lying in the middle of a photo
+  taken from farther off, or taken from a seat; one line each, the whole set's cards
   named right, wrong and twice.
 - ``--close-ups``: with ``--deals``, each photo is also cut into overlapping tiles a half
   and a third of its size, as a camera nearer the table would see it, and each tile read
@@ -81,7 +81,7 @@ from scanner.vision.synthetic.perturb import (
     under_a_lamp,
     with_noise,
 )
-from scanner.vision.synthetic.scene import farther_off
+from scanner.vision.synthetic.scene import farther_off, from_a_seat
 from scanner.vision.table import read_single_card as read_one
 from scanner.vision.table import read_table as read_deal
 from scanner.vision.training import printed_text
@@ -345,6 +345,10 @@ DEGRADED: tuple[tuple[str, Callable[[np.ndarray], np.ndarray]], ...] = (
     # table every run.
     ("farther off (a third of a 3,600 px photo)",
      lambda img: farther_off(img, 3, np.random.default_rng(0))),
+    # Taken from a seat, not from over the table: far cards smaller, every index squashed
+    # along the line of sight.
+    ("from a seat (depth at 0.8)", lambda img: from_a_seat(img, 0.8)),
+    ("from a lower seat (depth at 0.6)", lambda img: from_a_seat(img, 0.6)),
 )
 
 

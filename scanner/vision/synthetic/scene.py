@@ -109,6 +109,18 @@ def farther_off(photo: np.ndarray, times: float, rng: np.random.Generator) -> np
     return table
 
 
+def from_a_seat(photo: np.ndarray, depth: float) -> np.ndarray:
+    """The photo as a camera lowered from over the table to a seat at its near (bottom)
+    edge would take it: the far edge shrunk to ``depth`` of the near one, and the table's
+    depth foreshortened as much."""
+    h, w = photo.shape[:2]
+    inset, high = (1 - depth) * w / 2, round(h * depth)
+    square = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    seen = np.float32([[inset, 0], [w - inset, 0], [w, high], [0, high]])
+    return cv2.warpPerspective(photo, cv2.getPerspectiveTransform(square, seen), (w, high),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
 def _draw_clutter(image: np.ndarray, rng: np.random.Generator) -> None:
     height, width = image.shape[:2]
     colour = tuple(int(c) for c in rng.integers(0, 256, 3))
