@@ -12,7 +12,6 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.vision import indices
 from scanner.vision.motifs import MOTIF_PATH, MotifReader, default_motif_reader
 from scanner.vision.synthetic import render
 from scanner.vision.table import read_table
@@ -72,21 +71,14 @@ def casino_backs_close_up(period: float, seed: int) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-class NoVeto:
-    """A motif reader that calls nothing a motif: the reader as it was without one."""
-
-    def motifs(self, windows):
-        return np.zeros(len(windows), bool)
-
-
 @pytest.mark.parametrize(("period", "seed"), CLOSE_UPS)
 def test_a_casino_back_close_up_names_no_card(period, seed):
     assert [d.card for d in read_table(casino_backs_close_up(period, seed))
             if d.card is not None] == []
 
 
-def test_without_the_motif_net_casino_backs_close_up_are_named_as_cards(monkeypatch):
-    monkeypatch.setattr(indices, "default_motif_reader", NoVeto)
+@pytest.mark.usefixtures("no_motif_net")
+def test_without_the_motif_net_casino_backs_close_up_are_named_as_cards():
     named = [d.card for period, seed in CLOSE_UPS
              for d in read_table(casino_backs_close_up(period, seed)) if d.card is not None]
     assert len(named) >= len(CLOSE_UPS)
@@ -102,8 +94,8 @@ def test_a_printed_score_sheet_names_no_card(sheet):
     assert [d.card for d in read_table(cv2.imread(str(sheet))) if d.card is not None] == []
 
 
-def test_without_the_motif_net_printed_score_sheets_are_named_as_cards(monkeypatch):
-    monkeypatch.setattr(indices, "default_motif_reader", NoVeto)
+@pytest.mark.usefixtures("no_motif_net")
+def test_without_the_motif_net_printed_score_sheets_are_named_as_cards():
     named = [d.card for sheet in SHEETS for d in read_table(cv2.imread(str(sheet)))
              if d.card is not None]
     assert len(named) >= len(SHEETS)

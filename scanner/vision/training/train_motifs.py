@@ -136,9 +136,7 @@ def motif_windows(backs: list[RealImage], scenes: int, seed: int, index: int
         else:
             chosen = [load(backs[int(rng.integers(len(backs)))])] * 2
         chosen += [_rendered_back(rng)] * int(rng.integers(2))
-        found = index_windows(backs_on_a_table(chosen, rng))
-        for k in rng.permutation(len(found))[:SCENE_WINDOWS]:
-            out.append(found[int(k)])
+        out += _a_photos_worth(index_windows(backs_on_a_table(chosen, rng)), rng)
     return out
 
 
@@ -154,9 +152,15 @@ def text_windows(scenes: int, seed: int, index: int) -> list[np.ndarray]:
         named = corner_names(*reader.probabilities(found), None) if found else []
         read = [w for w, (card, score) in zip(found, named, strict=True)
                 if card is not None and score >= SECOND_LOOK_LOW_FROM]
-        for k in rng.permutation(len(read))[:SCENE_WINDOWS]:
-            out.append(read[int(k)])
+        out += _a_photos_worth(read, rng)
     return out
+
+
+def _a_photos_worth(windows: list[np.ndarray], rng: np.random.Generator
+                    ) -> list[np.ndarray]:
+    """At most ``SCENE_WINDOWS`` of one photo's windows, drawn at random: a busy photo
+    does not outweigh the others."""
+    return [windows[int(k)] for k in rng.permutation(len(windows))[:SCENE_WINDOWS]]
 
 
 # Windows cut as found in a fan, per face, and the share of them with the card before it
