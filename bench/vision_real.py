@@ -19,7 +19,8 @@
   they show (``NAME*labels.json``, a list of {"name": "10c"}), read by the table view.
 - ``--fans``: with ``--svg``, each unseen deck is also dealt into four hands of 13, each
   fanned on a table and photographed (``fanned``), at a wide spread and at a tight one,
-  and read by the table view: cards named right, named wrongly or twice.
+  and at the tight one again sorted as a player holds a hand (``as_held``), and read by
+  the table view: cards named right, named wrongly or twice.
 - ``--dummy``: with ``--svg`` or ``--photos``, the unseen decks' cards and the photos'
   cards are also dealt into hands of 13 and each hand laid as a bridge dummy, a column a
   suit, each card over the one before with only its index strip showing (``dummy``), and
@@ -68,7 +69,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.cards import BRIDGE_52, Card, Rank, parse_card
+from scanner.cards import BRIDGE_52, Card, Rank, Suit, parse_card
 from scanner.vision.corner_net import CornerReader
 from scanner.vision.index import canonical
 from scanner.vision.profile import DeckProfile, ProfileError, learn, learn_order
@@ -203,6 +204,16 @@ def read_learnt(label: str, by_card: dict[Card, np.ndarray], photos: list,
 
 
 FAN_SPREADS = {"wide": (90.0, 130.0), "tight": (45.0, 80.0)}  # degrees, first to last card
+# A player sorts a hand by suit, colours alternating, and high to low within a suit; its
+# tight fan then shows a suit's ranks side by side, as a hand record prints them.
+HELD_SUITS = (Suit.S, Suit.H, Suit.C, Suit.D)
+HELD_RANKS = tuple(Rank)
+
+
+def as_held(hand: list[RealImage]) -> list[RealImage]:
+    """The hand sorted as a player holds it (``HELD_SUITS``, ``HELD_RANKS``)."""
+    return sorted(hand, key=lambda c: (HELD_SUITS.index(c.card.suit),
+                                       HELD_RANKS.index(c.card.rank)))
 
 
 def snapped(scene: np.ndarray) -> np.ndarray:
@@ -219,14 +230,17 @@ def fanned(cards: list[RealImage], spread: float, rng: np.random.Generator) -> n
 
 def fans(deck: str, cards: list[RealImage], read: Callable[[np.ndarray], list],
          seed: int) -> None:
-    """A deck's 52 faces shuffled into four hands, each fanned at every FAN_SPREADS."""
+    """A deck's 52 faces shuffled into four hands, each fanned at every FAN_SPREADS, and
+    at the tight one sorted as a player holds it (``as_held``)."""
     faces = [c for c in cards if c.card is not None]
-    for name, (low, high) in FAN_SPREADS.items():
+    layouts = [(name, spread, False) for name, spread in FAN_SPREADS.items()]
+    layouts.append(("tight, sorted", FAN_SPREADS["tight"], True))
+    for name, (low, high), sort in layouts:
         rng = np.random.default_rng(seed)
         order = [faces[i] for i in rng.permutation(len(faces))]
         right = wrong = 0
         for k in range(0, len(order), 13):
-            hand = order[k:k + 13]
+            hand = as_held(order[k:k + 13]) if sort else order[k:k + 13]
             held = {c.card for c in hand}
             named = Counter(d.card for d in read(fanned(hand, rng.uniform(low, high), rng))
                             if d.card is not None)
