@@ -262,7 +262,6 @@ def dummy(name: str, cards: list[tuple[Card, tuple[np.ndarray, np.ndarray]]],
           read: Callable[[np.ndarray], list], seed: int) -> None:
     """Hands of 13 dealt from ``cards`` (each card with its pixels and alpha), each laid as
     a dummy (``real_cards.laid_as_a_dummy``), suit by suit, high cards first."""
-    order = "AKQJT98765432"
     for step in DUMMY_STEPS:
         rng = np.random.default_rng(seed)
         right = wrong = held_count = 0
@@ -273,7 +272,7 @@ def dummy(name: str, cards: list[tuple[Card, tuple[np.ndarray, np.ndarray]]],
             held = deal[start:start + 13]
             columns: dict[str, list] = {}
             for card, image in sorted(held, key=lambda c: (c[0].suit.value,
-                                                           order.index(str(c[0])[0]))):
+                                                           HELD_RANKS.index(c[0].rank))):
                 columns.setdefault(card.suit.value, []).append(image)
             photo = snapped(laid_as_a_dummy(list(columns.values()), step, rng))
             named = Counter(d.card for d in read(photo) if d.card is not None)
