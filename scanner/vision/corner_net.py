@@ -154,8 +154,8 @@ def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
 
 class CornerReader:
     """A trained corner net (``.onnx``) and its calibration (the ``.json`` beside it); and
-    the pip templates (a ``glyphs.GlyphModel``; None: the shipped ones) that the middle of
-    a card it is unsure of is read with."""
+    what the middle of a card it is unsure of is read with: glyph templates (a
+    ``glyphs.GlyphModel``), or None for the shipped pip net."""
 
     def __init__(self, path: Path = NET_PATH, pips: GlyphModel | None = None) -> None:
         if not path.exists():

@@ -16,14 +16,15 @@ from types import MappingProxyType
 import numpy as np
 
 from ..cards import Card, Rank, Suit
-from .glyphs import GlyphMatch, GlyphModel, agreed, default_model
+from .glyphs import GlyphMatch, GlyphModel, agreed
+from .pip_net import PipReader, default_pip_reader
 from .pips import pip_matches_of
 
 PIP_SURE = 0.95  # how sure all the pips together must be of their suit to count
 # How sure the one pip of a court card or an ace must be of its suit to settle which of
-# two suits its corners split between. On the tuning styles' calibration cards no court
-# pip was read as a wrong suit above 0.80 (always a heart, turned, taken for a spade);
-# right ones reach 0.85 four times in five. An ace's pip is the largest on any card.
+# two suits its corners split between. Every pip the net names cleared a threshold no
+# calibration pip was named wrongly at (a confidence of 0.5); a lone pip, with no other to
+# agree with, must be surer still. An ace's pip is the largest on any card.
 LONE_PIP_SURE = 0.85
 PIPS_OF_RANK = MappingProxyType({
     Rank.A: 1, Rank.T: 10, Rank.R9: 9, Rank.R8: 8, Rank.R7: 7, Rank.R6: 6, Rank.R5: 5,
@@ -74,22 +75,25 @@ class Middle:
 
     def suit_for(self, rank: Rank) -> Suit | None:
         """The suit the middle shows for a card of this rank: the lone pip of a court card
-        or of an ace counts at its own sureness."""
-        if self.suit is None and (rank not in PIPS_OF_RANK or rank == Rank.A):
+        or of an ace counts at its own sureness. An ace's is its lone pip or nothing: an
+        ace's large club whose lobes part is three diamonds and a stem, not diamonds."""
+        if rank == Rank.A:
+            return self.lone_suit
+        if self.suit is None and rank not in PIPS_OF_RANK:
             return self.lone_suit
         return self.suit
 
 
-def look_at_middle(card: np.ndarray, model: GlyphModel | None = None) -> Middle:
-    """The middle of a canonical card, read with ``model``'s pip templates (the shipped
-    glyph model's unless given)."""
+def look_at_middle(card: np.ndarray, model: GlyphModel | PipReader | None = None) -> Middle:
+    """The middle of a canonical card, its pips read by ``model``: the shipped pip net
+    unless given (a bench may give glyph templates built without a style)."""
     return look_at_middles([card], model)[0]
 
 
-def look_at_middles(cards: Sequence[np.ndarray], model: GlyphModel | None = None
+def look_at_middles(cards: Sequence[np.ndarray], model: GlyphModel | PipReader | None = None
                     ) -> list[Middle]:
     """``look_at_middle`` for each of several cards at once."""
-    return [_middle(matches) for matches in pip_matches_of(cards, model or default_model())]
+    return [_middle(matches) for matches in pip_matches_of(cards, model or default_pip_reader())]
 
 
 def _middle(matches: list[GlyphMatch]) -> Middle:

@@ -16,45 +16,25 @@ The net and its threshold are built by ``python -m scanner.vision.training.train
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from .corner_net import net_input
+from .thresholded_net import ThresholdedNet
 
 MOTIF_PATH = Path(__file__).with_name("motif_net.onnx")
 BATCH = 1024  # windows the net reads at once
 
 
-class MotifReader:
-    """A trained motif net (``.onnx``) and its threshold (in the ``.json`` beside it)."""
+class MotifReader(ThresholdedNet):
+    """A trained motif net (``.onnx``) and its threshold (in the ``.json`` beside it): the
+    probability of a motif at which a window names no card."""
 
     def __init__(self, path: Path = MOTIF_PATH) -> None:
-        if not path.exists():
-            raise FileNotFoundError(
-                f"{path} is missing; build it with python -m scanner.vision.training.train_motifs")
-        self.net = cv2.dnn.readNetFromONNX(str(path), engine=cv2.dnn.ENGINE_CLASSIC)
-        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self.calibration_path = path.with_suffix(".json")
-        self._threshold: float | None = None
-
-    @property
-    def threshold(self) -> float:
-        """The probability of a motif at which a window names no card."""
-        if self._threshold is None:
-            value = json.loads(self.calibration_path.read_text()).get("threshold")
-            # A threshold outside (0.5, 1) would veto windows the net thinks more likely an
-            # index, or none at all: refused by name, never guessed.
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 < value < 1:
-                raise ValueError(f"{self.calibration_path}: threshold {value!r} is not a "
-                                 "probability between 0.5 and 1; calibrate the net again "
-                                 "(train_motifs --calibrate-only)")
-            self._threshold = float(value)
-        return self._threshold
+        super().__init__(path, "train_motifs")
 
     def probabilities(self, windows: Sequence[np.ndarray]) -> np.ndarray:
         """Per corner window, how likely it is cut from a back's motif, not an index."""

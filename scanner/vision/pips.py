@@ -18,6 +18,7 @@ from ..cards import Suit
 from .glyphs import GlyphMatch, GlyphModel
 from .index import glyph_feature, ink
 from .levels import histogram, histogram_percentiles
+from .pip_net import PipReader
 
 _FIELD = (0.2, 0.1, 0.8, 0.9)  # x0, y0, x1, y1 of the pip field, as fractions of the card
 _PIP_HEIGHT = (0.06, 0.3)  # of the card height
@@ -32,8 +33,14 @@ _AROUND_A_PIP = cv2.getStructuringElement(cv2.MORPH_RECT, (41, 41))  # canonical
 
 @dataclass(frozen=True)
 class Pip:
-    features: tuple[np.ndarray, ...]  # upright; or both ways up when that is unknown
+    # The shape's ink (0..255 coverage), upright; or both ways up when that is unknown.
+    looks: tuple[np.ndarray, ...]
     centre: tuple[float, float]  # as fractions of the card (x, y)
+
+    @property
+    def features(self) -> tuple[np.ndarray, ...]:
+        """Each look as a glyph template's feature (``index.glyph_feature``)."""
+        return tuple(glyph_feature(look) for look in self.looks)
 
 
 def centre_pips(card: np.ndarray) -> list[Pip]:
@@ -73,12 +80,12 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
         level = (amount[y:y + ch, x:x + cw].astype(np.float32) - paper) / max(full - paper, 1)
         coverage = (np.clip(level, 0, 1) * mask * 255).astype(np.uint8)
         cx, cy = (centroids[i][0] + x0) / w, (centroids[i][1] + y0) / h
+        turned = cv2.flip(coverage, -1)
         if _MIDDLE[0] <= cy <= _MIDDLE[1]:
-            features: tuple[np.ndarray, ...] = (glyph_feature(coverage),
-                                                glyph_feature(coverage[::-1, ::-1]))
+            looks: tuple[np.ndarray, ...] = (coverage, turned)
         else:
-            features = (glyph_feature(coverage[::-1, ::-1] if cy > 0.5 else coverage),)
-        pips.append(Pip(features, (cx, cy)))
+            looks = (turned if cy > 0.5 else coverage,)
+        pips.append(Pip(looks, (cx, cy)))
     return pips
 
 
@@ -94,29 +101,41 @@ def _pip_sized(stats: np.ndarray, shape: tuple[int, ...], card_height: int) -> n
     return np.flatnonzero(sized & built & inside) + 1
 
 
-def pip_matches(card: np.ndarray, model: GlyphModel,
+def pip_matches(card: np.ndarray, model: GlyphModel | PipReader,
                 excluded: frozenset[Suit] = frozenset()) -> list[GlyphMatch]:
-    """What ``model`` makes of each middle pip of a canonical card; a pip whose way up is
-    unknown counts in the orientation that matches best."""
+    """What ``model`` (the pip net, or glyph templates such as a learnt deck's) makes of
+    each middle pip of a canonical card; a pip whose way up is unknown counts in the
+    orientation that matches best."""
     return pip_matches_of([card], model, excluded)[0]
 
 
-def pip_matches_of(cards: Sequence[np.ndarray], model: GlyphModel,
+def pip_matches_of(cards: Sequence[np.ndarray], model: GlyphModel | PipReader,
                    excluded: frozenset[Suit] = frozenset()) -> list[list[GlyphMatch]]:
-    """``pip_matches`` for each of several cards. Their pips are compared with the
-    templates in one product: its cost is mostly reading the templates, once however many
-    pips there are."""
+    """``pip_matches`` for each of several cards. Their pips go through the net, or meet
+    the templates, in one pass: its cost is mostly the pass, however many pips there are."""
     pips = [centre_pips(card) for card in cards]
-    features = [f for card_pips in pips for pip in card_pips for f in pip.features]
-    if not features:
+    every = [pip for card_pips in pips for pip in card_pips]
+    if not every:
         return [[] for _ in cards]
-    looks = model.decide_each(model.label_similarities(np.array(features)), "pip", None,
-                              excluded)
+    if isinstance(model, PipReader):
+        looks = model.matches([pip.looks for pip in every], excluded)
+    else:
+        looks = _template_matches(every, model, excluded)
     out, row = [], 0
     for card_pips in pips:
-        matches = []
-        for pip in card_pips:
-            matches.append(max(looks[row:row + len(pip.features)], key=lambda m: m.similarity))
-            row += len(pip.features)
-        out.append(matches)
+        out.append(looks[row:row + len(card_pips)])
+        row += len(card_pips)
+    return out
+
+
+def _template_matches(pips: Sequence[Pip], model: GlyphModel, excluded: frozenset[Suit]
+                      ) -> list[GlyphMatch]:
+    features = [pip.features for pip in pips]
+    looks = model.decide_each(model.label_similarities(np.array([f for fs in features
+                                                                  for f in fs])),
+                              "pip", None, excluded)
+    out, row = [], 0
+    for fs in features:
+        out.append(max(looks[row:row + len(fs)], key=lambda m: m.similarity))
+        row += len(fs)
     return out

@@ -294,7 +294,7 @@ def _faces(cards: list[np.ndarray], rank_probs: np.ndarray, suit_probs: np.ndarr
     ranks, suits = ranks.reshape(len(cards), 2, -1), suits.reshape(len(cards), 2, -1)
     t = reader.calibration.thresholds[view]
     said = [_corners_say(ranks[i], suits[i], t) for i in range(len(cards))]
-    # The middles asked for are looked at together: their pips meet the templates at once.
+    # The middles asked for are looked at together: their pips go through the net at once.
     asked = [i for i, (a, b, named, _) in enumerate(said)
              if checks_middle(a, b, named, MIDDLE_ALWAYS[view])]
     middles = dict(zip(asked, look_at_middles([cards[i] for i in asked], reader.pips),

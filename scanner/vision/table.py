@@ -609,11 +609,12 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
     # A back far larger than its neighbours is searched for indices as an unread face is;
     # a back shows none, so one found inside makes it faces.
     large = backs_twice_their_neighbours(readings, outlines)
+    long_ = {i for i, outline in enumerate(outlines) if longer_than_a_card(outline)}
     named = Counter(d.card for d in found if d.card is not None)
-    known = [d.outline for i, d in enumerate(found)
-             if d.card is not None or (d.face == "down" and i not in large)]
+    known = [d.outline for i, d in enumerate(found) if i not in long_
+             and (d.card is not None or (d.face == "down" and i not in large))]
     unread = [d.outline for i, d in enumerate(found)
-              if (d.card is None and d.face == "up") or i in large]
+              if (d.card is None and d.face == "up") or i in large or i in long_]
     for hit in find_index_corners(frame, letters, copies, reader=reader, known=known,
                                   unread=unread, enlarge=enlarge):
         if named[hit.card] >= copies:
@@ -625,6 +626,20 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
                for d in found[len(outlines):]):
             found[i] = Detection("up", None, 0.0, found[i].outline)
     return found
+
+
+# Width over height under which an outline is longer than a card seen from above (0.64 to
+# 0.71): a dummy's column of two or three cards taken for one. Its bottom card may be named
+# (its corner and its middle's pips agree), and the cards above it show only their
+# indices, so it is searched for them as an unread card is. A card seen from a low seat
+# can be as long; searching it finds its own index, named already.
+LONGER_THAN_A_CARD = 0.55
+
+
+def longer_than_a_card(outline: np.ndarray) -> bool:
+    """Whether a portrait outline is longer for its width than a card seen from above."""
+    sides = np.maximum(side_lengths(outline), 1.0)
+    return (sides[0] + sides[2]) / (sides[1] + sides[3]) < LONGER_THAN_A_CARD
 
 
 # Area, at least, over the cards read beside it at which an outline read as a back may hold

@@ -4,45 +4,16 @@ a back's repeating motif or from printed text names no card (``motifs``, ``indic
 from __future__ import annotations
 
 import dataclasses
-import json
-import shutil
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from scanner.vision.motifs import MOTIF_PATH, MotifReader, default_motif_reader
+from scanner.vision.motifs import default_motif_reader
 from scanner.vision.synthetic import render
 from scanner.vision.table import read_table
 from scanner.vision.training.train_motifs import backs_on_a_table
-
-
-@pytest.fixture
-def net_beside(tmp_path: Path) -> Path:
-    """A copy of the shipped motif net in a folder of its own, without its threshold."""
-    net = tmp_path / "motif_net.onnx"
-    shutil.copy(MOTIF_PATH, net)
-    return net
-
-
-@pytest.mark.parametrize("threshold", [0.5, 1.0, 1.5, -0.2, "0.9", True, None, [0.9]])
-def test_a_threshold_that_is_no_probability_between_even_odds_and_one_is_refused(
-        net_beside, threshold):
-    net_beside.with_suffix(".json").write_text(json.dumps({"threshold": threshold}))
-    with pytest.raises(ValueError, match=r"motif_net\.json: threshold .* is not a probability"):
-        _ = MotifReader(net_beside).threshold
-
-
-def test_a_missing_threshold_is_refused(net_beside):
-    net_beside.with_suffix(".json").write_text("{}")
-    with pytest.raises(ValueError, match="threshold None"):
-        _ = MotifReader(net_beside).threshold
-
-
-def test_a_missing_net_says_how_to_build_it(tmp_path):
-    with pytest.raises(FileNotFoundError, match="train_motifs"):
-        MotifReader(tmp_path / "motif_net.onnx")
 
 
 def test_the_shipped_net_gives_each_window_a_probability():

@@ -42,6 +42,8 @@ pytestmark = pytest.mark.skipif(
 COURTS = ("KS", "QH", "JD", "KC", "QS", "JH")
 PIPS = ("2C", "7D", "9S", "TH", "AS", "5H")
 SIXES_AND_NINES = ("6H", "9H")  # one turned half round is much the other
+# Two columns of a dummy whose outlines the locator takes for one long card each.
+COLUMNS = (("5D", "4D", "3D"), ("9C", "6C", "2C"))
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,7 @@ def anglo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, np.ndarray]:
     svg = tmp_path_factory.mktemp("anglo") / "anglo.svg"
     svg.write_bytes(gzip.decompress(DECK.read_bytes()))
     ids = card_ids(svg.read_text())
-    names = (*COURTS, *PIPS, *SIXES_AND_NINES, "back")
+    names = (*COURTS, *PIPS, *SIXES_AND_NINES, *{n for c in COLUMNS for n in c}, "back")
     return {name: _render(svg, ids[f"{name}.png"], 1.3) for name in names}
 
 
@@ -281,6 +283,17 @@ def test_a_dummy_laid_in_columns_names_each_card_once_by_its_index_strip(anglo):
     assert len(named) == len(set(named)), "a card named twice"
     assert set(named) <= {parse_card(n) for column in columns for n in column}
     assert len(named) >= 12
+
+
+def test_a_column_taken_for_one_card_is_still_searched_for_the_cards_above_its_last(anglo):
+    """The outline round a dummy's column is longer than a card's; its last card may be
+    named (its corner and its middle agree), and the cards above it show only their
+    indices, which are found as on an unread card's outline."""
+    photo = laid_as_a_dummy([[(flat(anglo[n]), anglo[n][..., 3]) for n in column]
+                             for column in COLUMNS], 0.22, np.random.default_rng(0))
+    assert any(table.longer_than_a_card(table.portrait(o)) for o in table.locate_cards(photo))
+    named = [str(d.card) for d in read_table(photo) if d.card is not None]
+    assert sorted(named) == sorted(n for column in COLUMNS for n in column)
 
 
 def test_a_hand_half_in_shadow_is_read_in_the_shadow_too(anglo):

@@ -573,11 +573,12 @@ def real_calibration_cards(images: list[RealImage], seed: int = CALIBRATION_SEED
     return out
 
 
-def conv_blocks(nn: ModuleType, widths: tuple[int, ...]) -> list:
-    """From the 3 ink channels, per width a 3×3 convolution, batch norm, ReLU and a halving
-    max-pool (``torch.nn``, imported by the caller: torch is a training extra)."""
+def conv_blocks(nn: ModuleType, widths: tuple[int, ...], channels: int = 3) -> list:
+    """From the ink ``channels`` (3: one a colour), per width a 3×3 convolution, batch
+    norm, ReLU and a halving max-pool (``torch.nn``, imported by the caller: torch is a
+    training extra)."""
     out: list = []
-    for cin, cout in zip((3, *widths), widths, strict=False):
+    for cin, cout in zip((channels, *widths), widths, strict=False):
         out += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
                 nn.ReLU(), nn.MaxPool2d(2)]
     return out
@@ -626,16 +627,32 @@ def fit(model: object, x: np.ndarray, targets: tuple[np.ndarray, ...], epochs: i
     model.eval()
 
 
-def export(model: object, out: Path, input_name: str) -> None:
-    """The fitted net as ONNX at ``out``, for any number of windows; written whole or not at
-    all, for the shipped net is the default ``--out``."""
+def export(model: object, out: Path, input_name: str,
+           shape: tuple[int, int, int] = (3, NET_INPUT[1], NET_INPUT[0])) -> None:
+    """The fitted net as ONNX at ``out``, for any number of inputs of ``shape`` (channels,
+    height, width: a corner window's unless given); written whole or not at all, for the
+    shipped net is the default ``--out``."""
     import torch
 
-    w, h = NET_INPUT
     with written_atomically(out, overwrite=True) as temp:
-        torch.onnx.export(model, torch.zeros(1, 3, h, w), str(temp), input_names=[input_name],
+        torch.onnx.export(model, torch.zeros(1, *shape), str(temp), input_names=[input_name],
                           output_names=["logits"], dynamic_axes={input_name: {0: "n"}},
                           dynamo=False)
+
+
+def thresholded_net_arguments(parser: argparse.ArgumentParser, out: Path) -> None:
+    """The arguments the training of each small net with a threshold beside it takes
+    (``thresholded_net``): what it learns from, where it goes (``out`` unless given), how
+    many passes, and whether only its threshold is set again."""
+    parser.add_argument("--dataset", type=Path, metavar="DIR", required=True,
+                        help="the CC0 cards image dataset (folder holding train/)")
+    parser.add_argument("--svg", type=Path, metavar="DIR", required=True,
+                        help="rasterised SVG decks (svg_decks makes them)")
+    parser.add_argument("--out", type=Path, default=out,
+                        help="the .onnx to write; its threshold goes beside it as .json")
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--calibrate-only", action="store_true",
+                        help="keep the trained --out net, only set its threshold again")
 
 
 def train(data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, out: Path,

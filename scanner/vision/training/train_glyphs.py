@@ -25,7 +25,7 @@ import numpy as np
 from ...cards import ALL_CARDS, Card, Rank, Suit
 from ..glyphs import DEFAULT_MODEL_PATH, THRESHOLD_KINDS, GlyphModel, MatchThresholds, meanings
 from ..index import CANONICAL_SIZE, canonical, glyph_feature, read_corners, suits_ruled_out
-from ..pips import centre_pips
+from ..pips import Pip, centre_pips
 from ..station import station_card
 from ..synthetic import render
 from ..synthetic.perturb import perturb_defocus, perturb_motion
@@ -50,7 +50,7 @@ class Sample:
     levels: dict[str, float]
 
 
-def _training_samples(styles: tuple[str, ...], seed: int, strength: float) -> Iterator[Sample]:
+def training_samples(styles: tuple[str, ...], seed: int, strength: float) -> Iterator[Sample]:
     rng = np.random.default_rng(seed)
     for name in styles:
         base = render.STYLES[name]
@@ -71,7 +71,7 @@ def _training_samples(styles: tuple[str, ...], seed: int, strength: float) -> It
                          render.random_levels(rng, strength))
 
 
-def _frame(sample: Sample, upside_down: bool | None = False) -> np.ndarray:
+def station_frame(sample: Sample, upside_down: bool | None = False) -> np.ndarray:
     return render.render_station_frame(sample.card, sample.style, seed=sample.seed,
                                        back=sample.back, perturb=sample.levels,
                                        upside_down=upside_down)
@@ -82,24 +82,24 @@ COURT_LETTERS_AT = (0.295, 0.705)  # and the rows of its big letters
 NEAR = 0.05  # a shape this close (in card widths/heights) is the one drawn there
 
 
-def _labelled_pips(card: np.ndarray, truth: Card, style: render.DeckStyle
-                   ) -> Iterator[tuple[np.ndarray, str]]:
-    """Middle pips of an upright card. A court card's picture holds one pip; the other
+def labelled_pips(card: np.ndarray, truth: Card, style: render.DeckStyle
+                  ) -> Iterator[tuple[Pip, str]]:
+    """Middle pips of a rendered card. A court card's picture holds one pip; the other
     shapes there are its big rank letters, which are rank glyphs, not junk."""
     pips = centre_pips(card)
     if truth.rank in render.COURT_RANKS:
         for shape in pips:
             x, y = shape.centre
             if np.hypot(x - COURT_PIP_AT[0], y - COURT_PIP_AT[1]) < NEAR:
-                yield shape.features[0], f"p:{truth.suit.value}"
+                yield shape, f"p:{truth.suit.value}"
             elif any(abs(y - at) < NEAR for at in COURT_LETTERS_AT):
-                yield shape.features[0], f"r:{style.glyph(truth.rank)}"
+                yield shape, f"r:{style.glyph(truth.rank)}"
         return
     for pip in pips:
-        yield pip.features[0], f"p:{truth.suit.value}"
+        yield pip, f"p:{truth.suit.value}"
 
 
-def _table_look(sample: Sample, rng: np.random.Generator) -> np.ndarray:
+def table_look(sample: Sample, rng: np.random.Generator) -> np.ndarray:
     """The card as the table view gets it: 150–230 px tall in a photo, shaken or out of
     focus, rectified up to the canonical size. Its pips are blurred far past the read
     station's, and the middle must still know their suit."""
@@ -113,7 +113,7 @@ def _table_look(sample: Sample, rng: np.random.Generator) -> np.ndarray:
 
 
 def _labelled_glyphs(sample: Sample) -> Iterator[tuple[np.ndarray, str]]:
-    card = station_card(_frame(sample))
+    card = station_card(station_frame(sample))
     if card is None:
         return
     for corner in read_corners(card):
@@ -128,9 +128,10 @@ def _labelled_glyphs(sample: Sample) -> Iterator[tuple[np.ndarray, str]]:
             yield corner.rank, f"r:{sample.style.glyph(sample.card.rank)}"
             yield corner.suit, f"s:{sample.card.suit.value}"
     if sample.card is not None and sample.back is None:
-        yield from _labelled_pips(canonical(card), sample.card, sample.style)
-        look = _table_look(sample, np.random.default_rng(sample.seed))
-        yield from _labelled_pips(look, sample.card, sample.style)
+        look = table_look(sample, np.random.default_rng(sample.seed))
+        for cut in (canonical(card), look):
+            for pip, label in labelled_pips(cut, sample.card, sample.style):
+                yield pip.features[0], label
 
 
 def _junk_letters(styles: tuple[str, ...]) -> Iterator[tuple[np.ndarray, str]]:
@@ -157,7 +158,7 @@ def _prune(features: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[st
 def collect_templates(styles: tuple[str, ...]) -> tuple[np.ndarray, list[str]]:
     features: list[np.ndarray] = []
     labels: list[str] = []
-    for sample in _training_samples(styles, TRAIN_SEED, TRAIN_STRENGTH):
+    for sample in training_samples(styles, TRAIN_SEED, TRAIN_STRENGTH):
         for feature, label in _labelled_glyphs(sample):
             features.append(feature)
             labels.append(label)
@@ -181,7 +182,7 @@ def _calibration_looks(styles: tuple[str, ...], count: int) -> Iterator[Look]:
         card = ALL_CARDS[int(rng.integers(len(ALL_CARDS)))]
         sample = Sample(style, card, None, int(rng.integers(1 << 30)),
                         render.random_levels(rng, 1.0))
-        rectified = station_card(_frame(sample, upside_down=None))
+        rectified = station_card(station_frame(sample, upside_down=None))
         if rectified is None:
             continue
         ruled_out = frozenset()
@@ -192,7 +193,7 @@ def _calibration_looks(styles: tuple[str, ...], count: int) -> Iterator[Look]:
                 yield "suit", (corner.suit,), card.suit, letters, ruled_out
         for pip in centre_pips(canonical(rectified)):
             yield "pip", pip.features, card.suit, letters, ruled_out
-        for pip in centre_pips(_table_look(sample, rng)):
+        for pip in centre_pips(table_look(sample, rng)):
             yield "pip", pip.features, card.suit, letters, frozenset()
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import multiprocessing
 import sys
 from pathlib import Path
@@ -38,12 +37,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ...output_file import written_atomically
 from ..corner_net import NET_INPUT, corner_windows, default_reader, net_input
 from ..indices import SECOND_LOOK_LOW_FROM, corner_names, index_windows
 from ..motifs import MOTIF_PATH, MotifReader
 from ..synthetic import render
 from ..synthetic.perturb import IMAGE_PERTURBATIONS, apply_image_perturbations
+from ..thresholded_net import write_threshold
 from . import printed_text
 from .real_cards import UNSEEN_SVG_DECKS, RealImage, load, table_photo, views
 from .train_corners import (
@@ -54,6 +53,7 @@ from .train_corners import (
     export,
     fit,
     found_calibration_draws,
+    thresholded_net_arguments,
 )
 
 TRAIN_SEED = 71_000
@@ -291,26 +291,12 @@ def calibrate(path: Path, real: RealData) -> float:
     return threshold
 
 
-def write_calibration(path: Path, real: RealData) -> None:
-    threshold = calibrate(path, real)
-    with written_atomically(path.with_suffix(".json"), overwrite=True) as temp:
-        temp.write_text(json.dumps({"threshold": threshold}, indent=1) + "\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", type=Path, metavar="DIR", required=True,
-                        help="the CC0 cards image dataset (folder holding train/)")
-    parser.add_argument("--svg", type=Path, metavar="DIR", required=True,
-                        help="rasterised SVG decks (train_corners makes them)")
-    parser.add_argument("--out", type=Path, default=MOTIF_PATH,
-                        help="the .onnx to write; its threshold goes beside it as .json")
+    thresholded_net_arguments(parser, MOTIF_PATH)
     parser.add_argument("--scenes", type=int, default=4000, help="photos of backs")
     parser.add_argument("--text-scenes", type=int, default=2000,
                         help="photos of printed text")
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--calibrate-only", action="store_true",
-                        help="keep the trained --out net, only set its threshold again")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.epochs < 1 or args.text_scenes < 0:
         parser.error("--scenes and --epochs must be at least 1, and --text-scenes not below "
@@ -326,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{int((y == INDEX).sum())} index windows, {int((y == MOTIF).sum())} motif "
               "and printed text windows", file=sys.stderr)
         train(x, y, args.epochs, args.out)
-    write_calibration(args.out, real)
+    write_threshold(args.out, calibrate(args.out, real))
     return 0
 
 
