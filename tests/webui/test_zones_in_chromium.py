@@ -37,9 +37,12 @@ def operator_page(browser, url):
 
 
 def take_a_still(page):
+    """Ask for a still and wait until the page shows it and asks for the first mark: the
+    image decodes (its natural width known) a moment before its load handler draws."""
     page.click("#zones-still")
-    page.wait_for_function("document.getElementById('zones-img').naturalWidth === 1280",
-                           timeout=30_000)
+    page.wait_for_function("document.getElementById('zones-img').naturalWidth === 1280 "
+                           "&& document.getElementById('zones-next').textContent"
+                           ".startsWith('click')", timeout=30_000)
 
 
 def click_table_corners(page):
