@@ -102,15 +102,22 @@ def corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return top_left, bottom_right
 
 
+def in_a_square(mask: np.ndarray, side: int) -> np.ndarray:
+    """A shape's 0..255 coverage image centred in a square, keeping its proportions, and
+    shrunk (or grown) to ``side`` pixels a side."""
+    h, w = mask.shape
+    big = max(h, w)
+    square = np.zeros((big, big), np.uint8)
+    y0, x0 = (big - h) // 2, (big - w) // 2
+    square[y0:y0 + h, x0:x0 + w] = mask
+    return cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA)
+
+
 def glyph_feature(mask: np.ndarray) -> np.ndarray:
     """A glyph's 0..255 coverage image as a unit vector: centred in a square, scaled, plus
     its aspect."""
     h, w = mask.shape
-    side = max(h, w)
-    square = np.zeros((side, side), np.uint8)
-    y0, x0 = (side - h) // 2, (side - w) // 2
-    square[y0:y0 + h, x0:x0 + w] = mask
-    small = cv2.resize(square, (GLYPH_SIDE, GLYPH_SIDE), interpolation=cv2.INTER_AREA)
+    small = in_a_square(mask, GLYPH_SIDE)
     vec = np.empty(FEATURE_SIZE, np.float32)
     vec[:-1] = small.reshape(-1).astype(np.float32) / 255.0
     vec[:-1] -= vec[:-1].mean()

@@ -5,7 +5,7 @@ templates drawn from the renderer's tuning styles, a pip of any other design was
 named nothing, or the wrong suit: an angular diamond came closer to a blurred club template
 than to any diamond. This net learnt the pips of real decks (the SVG decks' and the CC0
 dataset's number cards) and of the renderer's tuning styles, and what is no pip (a court
-card's letters, a back's motif). It names a suit only from its calibrated score
+card's big letters). It names a suit only from its calibrated score
 (``PipReader.threshold``), at which no calibration pip was named wrongly.
 
 The net and its threshold are built by ``python -m scanner.vision.training.train_pips``.
@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from ..cards import Suit
 from .glyphs import GlyphMatch
+from .index import in_a_square
 from .thresholded_net import ThresholdedNet
 
 PIP_NET_PATH = Path(__file__).with_name("pip_net.onnx")
@@ -41,13 +41,7 @@ def pip_input(looks: Sequence[np.ndarray]) -> np.ndarray:
     proportions, and shrunk to the net's side, 0 to 1."""
     out = np.zeros((len(looks), 1, PIP_SIDE, PIP_SIDE), np.float32)
     for i, look in enumerate(looks):
-        h, w = look.shape[:2]
-        side = max(h, w)
-        square = np.zeros((side, side), np.uint8)
-        y0, x0 = (side - h) // 2, (side - w) // 2
-        square[y0:y0 + h, x0:x0 + w] = look
-        out[i, 0] = cv2.resize(square, (PIP_SIDE, PIP_SIDE),
-                               interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+        out[i, 0] = in_a_square(look, PIP_SIDE).astype(np.float32) / 255.0
     return out
 
 
