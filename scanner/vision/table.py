@@ -728,7 +728,31 @@ def read_single_card(photo: np.ndarray, profile: DeckProfile | None = None,
         hit = one_card_by_both_indices(photo, letters, reader=reader)
         if hit is not None:
             return Reading("up", hit.card, hit.score)
+    if (found.face == "none" and whole.face == "up" and edged_with_card_stock(photo)
+            and indices_seen([canonical(picture)], reader or default_reader())[0]):
+        # Nothing outlined, but the picture is edged with card stock and both its corners
+        # show an index: a tight crop of a face not named (a king its corners name at
+        # 0.9993, short of the calibrated 0.9995). A card face up and unread, which asks
+        # a person, not an empty picture.
+        return whole
     return found
+
+
+# A tight crop's edge is the card's margin: this share of the band round the picture
+# (EDGE_BAND of its size deep) is bright in every channel (STOCK_GREY of 255), as white
+# stock in ordinary light is. A dark station window or a table is not.
+EDGE_BAND = 0.08
+STOCK_GREY = 150
+STOCK_SHARE = 0.6
+
+
+def edged_with_card_stock(picture: np.ndarray) -> bool:
+    """Whether the band round the picture's edge is mostly white card stock."""
+    h, w = picture.shape[:2]
+    dy, dx = max(1, int(EDGE_BAND * h)), max(1, int(EDGE_BAND * w))
+    band = np.ones((h, w), bool)
+    band[dy:h - dy, dx:w - dx] = False
+    return float((picture.min(axis=2)[band] >= STOCK_GREY).mean()) >= STOCK_SHARE
 
 
 def _bright_stock(picture: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:

@@ -56,7 +56,8 @@ from scanner.vision.synthetic.perturb import (
     under_a_lamp,
     with_noise,
 )
-from scanner.vision.table import read_single_card
+from scanner.vision.synthetic.render import render_station_frame
+from scanner.vision.table import edged_with_card_stock, read_single_card
 
 
 def hit(name: str, score: float, rank_x: float, rank_y: float = 100.0,
@@ -1080,3 +1081,19 @@ def test_sharpening_that_costs_a_sure_read_is_not_taken():
     0.955, and the card goes unnamed: a cost the model card records. Here the finder's own
     rules alone.)"""
     assert read_single_card(cv2.imread(str(KING_CROP))).card == parse_card("KS")
+
+
+def test_a_tight_crop_the_reader_cannot_name_is_a_face_up_and_unread_not_no_card():
+    """With the motif net one of the king's soft corners is called print, and the card goes
+    unnamed (above). The picture is edged with card stock and both its corners show an
+    index: it is a face, unread, which asks a person; "no card" would say nothing is
+    there."""
+    reading = read_single_card(cv2.imread(str(KING_CROP)))
+    assert reading.face == "up"
+    assert reading.card in (None, parse_card("KS"))
+
+
+def test_only_a_picture_edged_with_white_card_stock_is_taken_for_a_tight_crop():
+    assert edged_with_card_stock(cv2.imread(str(KING_CROP)))
+    assert not edged_with_card_stock(render_station_frame(None, "standard", seed=6, empty=True))
+    assert not edged_with_card_stock(np.full((300, 200, 3), (40, 90, 140), np.uint8))  # wood
