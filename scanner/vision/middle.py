@@ -22,9 +22,10 @@ from .pips import pip_matches_of
 
 PIP_SURE = 0.95  # how sure all the pips together must be of their suit to count
 # How sure the one pip of a court card or an ace must be of its suit to settle which of
-# two suits its corners split between. Every pip the net names cleared a threshold no
-# calibration pip was named wrongly at (a confidence of 0.5); a lone pip, with no other to
-# agree with, must be surer still. An ace's pip is the largest on any card.
+# two suits its corners split between. A pip the net names counts at the net's own
+# probability, which cleared the threshold no calibration pip was named wrongly at, so it
+# is sure enough alone; glyph templates (a learnt deck's) are at 0.5 at their threshold,
+# and a lone pip they name must be surer still. An ace's pip is the largest on any card.
 LONE_PIP_SURE = 0.85
 PIPS_OF_RANK = MappingProxyType({
     Rank.A: 1, Rank.T: 10, Rank.R9: 9, Rank.R8: 8, Rank.R7: 7, Rank.R6: 6, Rank.R5: 5,
@@ -77,9 +78,7 @@ class Middle:
         """The suit the middle shows for a card of this rank: the lone pip of a court card
         or of an ace counts at its own sureness. An ace's is its lone pip or nothing: an
         ace's large club whose lobes part is three diamonds and a stem, not diamonds."""
-        if rank == Rank.A:
-            return self.lone_suit
-        if self.suit is None and rank not in PIPS_OF_RANK:
+        if rank == Rank.A or (self.suit is None and rank not in PIPS_OF_RANK):
             return self.lone_suit
         return self.suit
 

@@ -80,11 +80,12 @@ def centre_pips(card: np.ndarray) -> list[Pip]:
         level = (amount[y:y + ch, x:x + cw].astype(np.float32) - paper) / max(full - paper, 1)
         coverage = (np.clip(level, 0, 1) * mask * 255).astype(np.uint8)
         cx, cy = (centroids[i][0] + x0) / w, (centroids[i][1] + y0) / h
-        turned = cv2.flip(coverage, -1)
         if _MIDDLE[0] <= cy <= _MIDDLE[1]:
-            looks: tuple[np.ndarray, ...] = (coverage, turned)
+            looks: tuple[np.ndarray, ...] = (coverage, cv2.flip(coverage, -1))
+        elif cy > 0.5:
+            looks = (cv2.flip(coverage, -1),)
         else:
-            looks = (turned if cy > 0.5 else coverage,)
+            looks = (coverage,)
         pips.append(Pip(looks, (cx, cy)))
     return pips
 
@@ -104,8 +105,9 @@ def _pip_sized(stats: np.ndarray, shape: tuple[int, ...], card_height: int) -> n
 def pip_matches(card: np.ndarray, model: GlyphModel | PipReader,
                 excluded: frozenset[Suit] = frozenset()) -> list[GlyphMatch]:
     """What ``model`` (the pip net, or glyph templates such as a learnt deck's) makes of
-    each middle pip of a canonical card; a pip whose way up is unknown counts in the
-    orientation that matches best."""
+    each middle pip of a canonical card. A pip whose way up is unknown is read once either
+    way up by the net, and against the templates counts in the orientation that matches
+    best."""
     return pip_matches_of([card], model, excluded)[0]
 
 

@@ -131,7 +131,7 @@ def load_profile(path: str | Path) -> DeckProfile:
 def _pips(card_img: np.ndarray) -> list[np.ndarray]:
     """The middle pips whose way up is certain (those away from the middle row)."""
     return [p.features[0] for look in _looks(card_img) for p in centre_pips(look)
-            if len(p.features) == 1]
+            if len(p.looks) == 1]
 
 
 def _looks(card_img: np.ndarray) -> list[np.ndarray]:

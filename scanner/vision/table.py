@@ -609,12 +609,12 @@ def read_table(frame: np.ndarray, profile: DeckProfile | None = None,
     # A back far larger than its neighbours is searched for indices as an unread face is;
     # a back shows none, so one found inside makes it faces.
     large = backs_twice_their_neighbours(readings, outlines)
-    long_ = {i for i, outline in enumerate(outlines) if longer_than_a_card(outline)}
+    columns = {i for i, outline in enumerate(outlines) if longer_than_a_card(outline)}
     named = Counter(d.card for d in found if d.card is not None)
-    known = [d.outline for i, d in enumerate(found) if i not in long_
+    known = [d.outline for i, d in enumerate(found) if i not in columns
              and (d.card is not None or (d.face == "down" and i not in large))]
     unread = [d.outline for i, d in enumerate(found)
-              if (d.card is None and d.face == "up") or i in large or i in long_]
+              if (d.card is None and d.face == "up") or i in large or i in columns]
     for hit in find_index_corners(frame, letters, copies, reader=reader, known=known,
                                   unread=unread, enlarge=enlarge):
         if named[hit.card] >= copies:
