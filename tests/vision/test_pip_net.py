@@ -9,7 +9,7 @@ import pytest
 from scanner.cards import Suit, parse_card
 from scanner.vision.index import canonical
 from scanner.vision.middle import look_at_middle
-from scanner.vision.pip_net import OUTPUTS, default_pip_reader
+from scanner.vision.pip_net import NO_PIP, OUTPUTS, PipReader, default_pip_reader
 from scanner.vision.pips import centre_pips, pip_matches
 from scanner.vision.station import read_station
 from scanner.vision.synthetic import render
@@ -57,11 +57,24 @@ def test_the_pips_of_a_held_out_design_show_their_suit(style, card):
 
 
 @pytest.mark.parametrize("card", ["2S", "5S", "8S", "TS"])
-def test_a_pip_the_net_is_unsure_of_names_no_suit(card):
-    """riviera's spades are read as spades, but short of the threshold: the middle then
-    shows no suit, never another."""
+def test_riviera_spades_are_named_spades_or_nothing(card):
+    """riviera's angular spades, never tuned on, are read as spades near the threshold:
+    the middle shows a spade or no suit, never another."""
     middle = look_at_middle(canonical(render.render_card(parse_card(card), "riviera", seed=11)))
-    assert middle.suit is None and middle.pips == 0
+    assert middle.suit in (None, Suit.S)
+
+
+def test_a_suit_is_named_only_from_the_threshold_up(monkeypatch):
+    reader = PipReader()
+    t = reader.threshold
+    probs = np.zeros((2, OUTPUTS), np.float32)
+    probs[:, 0] = (t - 1e-4, t + (1 - t) / 2)  # a spade, just short of sure and past it
+    probs[:, NO_PIP] = 1 - probs[:, 0]
+    monkeypatch.setattr(reader, "probabilities", lambda looks: probs[:len(looks)])
+    look = np.zeros((20, 20), np.uint8)
+    short, sure = reader.matches([(look,), (look,)])
+    assert short.meaning is None and short.confidence < 0.5
+    assert sure.meaning == Suit.S and sure.confidence >= t
 
 
 # Read-station frames of held-out styles, worn and badly lit, on which both corners were
