@@ -246,22 +246,42 @@ def test_a_deal_too_far_off_to_name_surely_is_searched_where_its_indices_lie():
     assert_named_once(named(from_farther_off(ON_CORK)), 0.85 * len(shown), shown)
 
 
+def searches(monkeypatch) -> list[float]:
+    """Each search of a photo for index corners from now on, by how many times as high as
+    it is the photo was searched."""
+    stretches = []
+    cut = indices._cut
+
+    def counted(*args, **kwargs):
+        stretches.append(kwargs.get("stretch", 1.0))
+        return cut(*args, **kwargs)
+
+    monkeypatch.setattr(indices, "_cut", counted)
+    return stretches
+
+
 def test_a_photo_no_larger_than_the_search_size_is_searched_once(monkeypatch):
     """A camera frame is searched as it is, so a frame costs one search: the part where
     its cards lie is searched again only in a photo that was shrunk to be searched."""
-    searched = []
-
-    def counted(*args, **kwargs):
-        searched.append(args[0].shape)
-        return cut(*args, **kwargs)
-
-    cut = indices._cut
-    monkeypatch.setattr(indices, "_cut", counted)
+    searched = searches(monkeypatch)
     half = shrunk_to(PHOTO, 0.5)
     named(farther_off(half, indices.WORK_SIDE / 600, np.random.default_rng(0)))
-    assert len(searched) == 1
+    assert searched == [1.0]
     named(from_farther_off(PHOTO))
-    assert len(searched) == 3
+    assert searched == [1.0] * 3
+
+
+def test_only_a_photo_whose_corners_read_surer_stretched_is_searched_stretched(monkeypatch):
+    """Searching a photo again stretched costs as much again, so it is done only when the
+    corners named at half sure or more read surely more often cut stretched: never for the
+    deal taken from above, and for it taken from a low seat."""
+    searched = searches(monkeypatch)
+    photo = cv2.imread(str(PHOTO))
+    named(photo)
+    assert searched == [1.0]
+    searched.clear()
+    named(from_a_seat(photo, 0.6))
+    assert searched == [1.0, indices.FROM_A_SEAT]
 
 
 def test_a_deal_photographed_from_a_seat_names_each_card_once():
@@ -272,8 +292,16 @@ def test_a_deal_photographed_from_a_seat_names_each_card_once():
 
 
 def test_a_deal_photographed_from_a_low_seat_names_only_cards_it_shows():
-    """The deal on cork with the depth at 0.7: 39 of its 44 cards named, none it does not
+    """The deal on cork with the depth at 0.7: 38 of its 44 cards named, none it does not
     show."""
     shown = labelled(ON_CORK)
     assert_named_once(named(from_a_seat(cv2.imread(str(ON_CORK)), 0.7)), 0.85 * len(shown),
                       shown)
+
+
+def test_a_deal_photographed_from_a_low_seat_is_searched_stretched_along_its_height():
+    """With the depth at 0.6, every index is squashed to little more than half its height
+    and flattened. Searched as they are, the four-hand deal names 39 of 52 cards and the
+    deal in shadow 31; stretched by ``FROM_A_SEAT`` along their height, 45 and 41."""
+    for photo, at_least in ((PHOTO, 0.82), (IN_SHADOW, 0.75)):
+        assert_named_once(named(from_a_seat(cv2.imread(str(photo)), 0.6)), at_least * 52)
